@@ -1,0 +1,40 @@
+# The two commands of the README:
+#   make run   sets up the kiosk (no torch) and starts it; no camera -> the bundled demo hand
+#   make test  sets up everything (training extras included) and runs every check
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: run test setup setup-dev system lint clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+system:
+	./scripts/install-system-packages.sh
+
+$(VENV)/.runtime: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e .
+	touch $@
+
+$(VENV)/.dev: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e '.[train,dev]'
+	touch $@
+
+setup: system $(VENV)/.runtime
+
+setup-dev: system $(VENV)/.dev
+
+run: setup
+	$(BIN)/kiosk run
+
+lint: setup-dev
+	$(BIN)/ruff check kiosk tests datasets models scripts
+	$(BIN)/mypy --strict kiosk/rules
+
+test: lint
+	$(BIN)/python -m pytest tests kiosk/rules
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

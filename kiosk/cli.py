@@ -1,0 +1,66 @@
+"""The `kiosk` command: one entry point, one module per sub-command.
+
+Each sub-command lives in its own module under `kiosk/commands/`, exposing
+`add_arguments(parser)` and `run(args) -> int`. Modules are imported only when
+their command runs, so `kiosk score-hand` never loads OpenCV or Kivy.
+
+Every command reports bad input as one line on standard error and exits with
+status 2 (`UsageError`); it never shows a traceback to the user.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+#: command name -> (module under kiosk.commands, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "run": ("run", "start the table kiosk (no camera: plays the bundled demo hand)"),
+    "score-hand": ("score_hand", "score one hand record (JSON) under a rule profile"),
+    "standings": ("standings", "rank teams from game results under a rule profile"),
+    "detect": ("detect", "find the cards in image files"),
+    "read-video": ("read_video", "read a recorded hand from video"),
+    "render-hand": ("render_hand", "render a video of a hand record being played"),
+    "mat": ("mat", "write a printable play mat with calibration markers"),
+    "director": ("director", "start the director's master score sheet server"),
+}
+
+
+class UsageError(Exception):
+    """Input the command cannot use; its message is the one line the user sees."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="kiosk", description="Euchre table kiosk: reads, referees and scores the game."
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (_module, help_text) in COMMANDS.items():
+        sub.add_parser(name, help=help_text, add_help=False)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_in = list(sys.argv[1:] if argv is None else argv)
+    if not args_in or args_in[0] in {"-h", "--help"} or args_in[0] not in COMMANDS:
+        parser = build_parser()
+        if args_in and args_in[0] not in {"-h", "--help"}:
+            print(f"kiosk: unknown command {args_in[0]!r} (try: kiosk --help)", file=sys.stderr)
+            return 2
+        parser.print_help()
+        return 0 if args_in else 2
+    name = args_in[0]
+    module_name, help_text = COMMANDS[name]
+    module = importlib.import_module(f"kiosk.commands.{module_name}")
+    parser = argparse.ArgumentParser(prog=f"kiosk {name}", description=help_text)
+    module.add_arguments(parser)
+    args = parser.parse_args(args_in[1:])
+    try:
+        return int(module.run(args))
+    except UsageError as problem:
+        print(f"kiosk {name}: {problem}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,69 @@
+"""What a table is playing: the set-up filled in before the first deal.
+
+Kept as a small frozen value with a JSON form because it is the first entry
+of the journal and, later, what the director's pairing fills in.
+
+>>> s = TableSetup(tournament="Spring", table=3, team_ns="Ann & Bob", team_ew="Cy & Di",
+...                profile="tournament", points_to_win=10, minutes=30)
+>>> TableSetup.from_json(s.to_json()) == s
+True
+>>> s.team_name("EW")
+'Cy & Di'
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+
+class SetupError(ValueError):
+    """A set-up the table cannot play; the message says what to change."""
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    tournament: str
+    table: int
+    team_ns: str
+    team_ew: str
+    profile: str
+    points_to_win: int
+    minutes: int
+    four_colour: bool = False
+
+    def team_name(self, side: str) -> str:
+        """The name players gave their team; 'North-South' if left blank."""
+        if side == "NS":
+            return self.team_ns or "North-South"
+        return self.team_ew or "East-West"
+
+    def checked(self) -> TableSetup:
+        """The same set-up with names trimmed; SetupError for what cannot work."""
+        s = replace(self, tournament=self.tournament.strip(), team_ns=self.team_ns.strip(),
+                    team_ew=self.team_ew.strip())
+        if s.table < 1:
+            raise SetupError("The table number starts at 1.")
+        if not 1 <= s.points_to_win <= 31:
+            raise SetupError("Points to win must be between 1 and 31.")
+        if not 0 <= s.minutes <= 180:
+            raise SetupError("The time limit must be between 0 (none) and 180 minutes.")
+        if s.team_ns and s.team_ns == s.team_ew:
+            raise SetupError("The two teams need different names.")
+        return s
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TableSetup:
+        return cls(
+            tournament=str(data.get("tournament", "")),
+            table=int(data.get("table", 1)),
+            team_ns=str(data.get("team_ns", "")),
+            team_ew=str(data.get("team_ew", "")),
+            profile=str(data["profile"]),
+            points_to_win=int(data["points_to_win"]),
+            minutes=int(data["minutes"]),
+            four_colour=bool(data.get("four_colour", False)),
+        )

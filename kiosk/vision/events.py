@@ -1,0 +1,114 @@
+"""What the trick reader tells the table session, and nothing more.
+
+The reader only reports what the camera saw (a card in a seat's zone, the
+trick complete, the trick pushed away, a warning); the table session decides
+what that means for the game. These values cross into the session's journal,
+so each has a stable JSON form (`to_json` / `event_from_json`) and a `key`
+that is the same every time the same sighting is reported: a reader that
+restarts and sends an event again is then not counted twice.
+
+`t` is the reader's clock in seconds (video time or camera time since start),
+not wall time: it orders events and makes their keys unique.
+
+>>> e = CardPlayed(seat="N", card="JH", t=12.5, confidence=0.93)
+>>> event_from_json(e.to_json()) == e
+True
+>>> e.key
+'card:N:JH:12.500'
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True)
+class CardPlayed:
+    """A card came to rest in a seat's zone and stayed there for a few frames."""
+
+    seat: str
+    card: str
+    t: float
+    confidence: float
+    kind: ClassVar[str] = "card_played"
+
+    @property
+    def key(self) -> str:
+        """Idempotency key: the same sighting reported twice has the same key."""
+        return f"card:{self.seat}:{self.card}:{self.t:.3f}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, **asdict(self)}
+
+
+@dataclass(frozen=True)
+class TrickComplete:
+    """Every seat that plays this hand has a card down (the trick is full)."""
+
+    t: float
+    kind: ClassVar[str] = "trick_complete"
+
+    @property
+    def key(self) -> str:
+        return f"complete:{self.t:.3f}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, **asdict(self)}
+
+
+@dataclass(frozen=True)
+class TrickCleared:
+    """The cards of the trick left the play area (raked in by the winner)."""
+
+    t: float
+    kind: ClassVar[str] = "trick_cleared"
+
+    @property
+    def key(self) -> str:
+        return f"cleared:{self.t:.3f}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, **asdict(self)}
+
+
+@dataclass(frozen=True)
+class ReaderWarning:
+    """Something the reader could not settle alone: a blocked view, two cards
+    in one zone, a card it cannot name. `kind` is a short code such as
+    `occluded`, `ambiguous`, `unreadable`, `camera_lost`; `message` is plain
+    words a player can act on."""
+
+    kind: str
+    message: str
+    seat: str | None
+    t: float
+
+    @property
+    def key(self) -> str:
+        return f"warning:{self.kind}:{self.seat or '-'}:{self.t:.3f}"
+
+    def to_json(self) -> dict[str, Any]:
+        # `kind` is a field here, so the JSON tag goes under its own name.
+        return {"kind": "reader_warning", "warning": self.kind, "message": self.message,
+                "seat": self.seat, "t": self.t}
+
+
+VisionEvent = CardPlayed | TrickComplete | TrickCleared | ReaderWarning
+
+
+def event_from_json(data: dict[str, Any]) -> VisionEvent:
+    """Rebuild an event from its `to_json()` form (the journal's payload)."""
+    kind = data.get("kind")
+    if kind == "card_played":
+        return CardPlayed(seat=str(data["seat"]), card=str(data["card"]),
+                          t=float(data["t"]), confidence=float(data["confidence"]))
+    if kind == "trick_complete":
+        return TrickComplete(t=float(data["t"]))
+    if kind == "trick_cleared":
+        return TrickCleared(t=float(data["t"]))
+    if kind == "reader_warning":
+        seat = data.get("seat")
+        return ReaderWarning(kind=str(data["warning"]), message=str(data["message"]),
+                             seat=None if seat is None else str(seat), t=float(data["t"]))
+    raise ValueError(f"not a vision event: {data!r}")

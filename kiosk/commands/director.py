@@ -1,0 +1,94 @@
+"""`kiosk director`: the master score sheet server for the tournament director.
+
+Starts an HTTP server with the tournament in one SQLite file under `--data`,
+and says in plain words where to open it, where the kiosks connect, where
+the data lives and the PIN for signing in from another device.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from pathlib import Path
+
+from kiosk.cli import UsageError
+
+DB_NAME = "director.sqlite3"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=Path("var/director"),
+        help="folder for the tournament's database (default: var/director)",
+    )
+    parser.add_argument("--port", type=int, default=8555, help="port to listen on (default 8555)")
+    parser.add_argument(
+        "--host",
+        default="0.0.0.0",
+        help="address to listen on (default: every network, so the kiosks can reach it)",
+    )
+    parser.add_argument(
+        "--public-url",
+        default="",
+        help="how kiosks reach this server, for the QR codes (default: this computer's address)",
+    )
+    parser.add_argument(
+        "--poll", type=float, default=3.0, help="seconds between live sheet updates"
+    )
+    parser.add_argument("--verbose", action="store_true", help="log every request")
+
+
+def _stop(signum: int, frame: object) -> None:
+    """SIGTERM stops the server the same way Ctrl+C does."""
+    raise KeyboardInterrupt
+
+
+def run(args: argparse.Namespace) -> int:
+    from kiosk.director.app import App
+    from kiosk.director.store import Database
+    from kiosk.director.tournament import Director
+    from kiosk.director.web import lan_address, make_server
+
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port must be 0 to 65535, not {args.port}")
+    data: Path = args.data
+    if data.exists() and not data.is_dir():
+        raise UsageError(f"--data {data} is a file; give a folder")
+    try:
+        db = Database(data / DB_NAME)
+    except OSError as problem:
+        raise UsageError(f"cannot use {data}: {problem.strerror or problem}") from None
+    director = Director(db)
+    app = App(director, poll_seconds=args.poll)
+    try:
+        server = make_server(app, args.host, args.port, quiet=not args.verbose)
+    except OSError as problem:
+        db.close()
+        raise UsageError(
+            f"cannot listen on port {args.port}: {problem.strerror or problem}"
+        ) from None
+    port = server.server_address[1]
+    lan = args.host if args.host not in ("0.0.0.0", "::", "") else lan_address()
+    public = args.public_url.rstrip("/") or f"http://{lan}:{port}"
+    app.public_url = public
+    settings = director.settings()
+    print("Euchre director is running.", flush=True)
+    print(f"  Open on this computer:   http://127.0.0.1:{port}/")
+    print(f"  Kiosks and phones use:   {public}/")
+    print(f"  Tournament data file:    {(data / DB_NAME).resolve()}")
+    print(f"  PIN for other devices:   {director.pin}")
+    named = settings.name if settings else "not set up yet: open the page"
+    print(f"  Tournament:              {named}")
+    print("Press Ctrl+C to stop. Results are saved as they arrive.", flush=True)
+    signal.signal(signal.SIGTERM, _stop)
+    try:
+        server.serve_forever(poll_interval=0.25)
+    except KeyboardInterrupt:
+        print("Stopping the director; the data is saved.", file=sys.stderr)
+    finally:
+        server.server_close()
+        db.close()
+    return 0

@@ -1,0 +1,791 @@
+"""What the director and the kiosks can do, as plain Python over the store.
+
+The HTTP layer (`app`, `views/`) only translates requests into these calls;
+tests can drive a whole tournament through this class without a socket.
+
+Results are never overwritten. A game's result is, in order of precedence:
+the newest correction by the director, else the first post that fits the
+seating ("counted"). A later post that agrees is "same" (nothing counts
+twice); one that disagrees is a "conflict", shown to the director, who
+settles it with a correction.
+
+Checking the set-up form lives in `planning`, reading the sheet back in
+`sheetdata`; this module holds the writes and the `Director` facade.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+import re
+import sqlite3
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from kiosk.director import auth, schedule
+from kiosk.director.planning import (
+    FORMATS,
+    MAX_NAME,
+    Settings,
+    SetupError,
+    SetupPlan,
+    fold,
+    plan_setup,
+)
+from kiosk.director.sheetdata import (
+    current_points,
+    game_names,
+    open_calls,
+    progressive_tally,
+    read_game,
+    read_games,
+    read_settings,
+    seating_entry,
+    stray_posts,
+    team_names,
+)
+from kiosk.director.store import Database
+
+MAX_FRAME_BYTES = 2_000_000
+
+
+class ResultError(ValueError):
+    """A posted result that cannot be a game result (HTTP 422)."""
+
+
+class KeyReusedError(ValueError):
+    """The idempotency key was already used for a different result (HTTP 409)."""
+
+
+class DirectorError(ValueError):
+    """A director action that cannot be done as asked; the message says why."""
+
+
+def now() -> str:
+    """UTC time of day as the sheet shows it (ISO 8601, seconds)."""
+    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def canonical(value: object) -> str:
+    """The one JSON spelling of a value, so equal posts hash equal.
+
+    >>> canonical({"teams": ["Ann & Bob", "Cy & Di"], "round": 1})
+    '{"round":1,"teams":["Ann & Bob","Cy & Di"]}'
+    """
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class PostOutcome:
+    """What the director did with a post: what the kiosk's acknowledgement says."""
+
+    status: str  # counted | same | conflict
+    post_id: int
+    replay: bool  # this idempotency key was seen before: nothing new was stored
+    note: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "acknowledged": True,
+            "status": self.status,
+            "result_id": self.post_id,
+            "replay": self.replay,
+            "note": self.note,
+        }
+
+
+def _frames_from(renege: Mapping[str, Any], index: int) -> list[tuple[str, str, bytes]]:
+    """Decode a renege's frames: [{"label", "image": data URL or base64 JPEG}]."""
+    frames = renege.get("frames") or []
+    if not isinstance(frames, list):
+        raise ResultError(f"reneges[{index}].frames must be a list")
+    decoded = []
+    for k, frame in enumerate(frames):
+        if not isinstance(frame, Mapping) or not isinstance(frame.get("image"), str):
+            raise ResultError(f"reneges[{index}].frames[{k}] needs an image")
+        image: str = frame["image"]
+        mime = "image/jpeg"
+        match = re.match(r"data:(image/(?:jpeg|png|webp));base64,", image)
+        if match:
+            mime, image = match.group(1), image[match.end() :]
+        try:
+            data = base64.b64decode(image, validate=True)
+        except (binascii.Error, ValueError):
+            raise ResultError(f"reneges[{index}].frames[{k}].image is not base64") from None
+        if len(data) > MAX_FRAME_BYTES:
+            raise ResultError(f"reneges[{index}].frames[{k}] is larger than 2 MB")
+        label = str(frame.get("label") or f"frame {k + 1}")[:120]
+        decoded.append((label, mime, data))
+    return decoded
+
+
+def validate_result(body: object) -> dict[str, Any]:
+    """Check a posted result's shape (docs/director-api.md); return it as a dict."""
+    if not isinstance(body, dict):
+        raise ResultError("the result must be a JSON object")
+    rnd = body.get("round")
+    if not isinstance(rnd, int) or isinstance(rnd, bool) or rnd < 1:
+        raise ResultError("round must be a positive whole number")
+    teams = body.get("teams")
+    if (
+        not isinstance(teams, list)
+        or len(teams) != 2
+        or not all(isinstance(t, str) and t.strip() for t in teams)
+    ):
+        raise ResultError("teams must be a list of two team names")
+    points = body.get("points")
+    if (
+        not isinstance(points, list)
+        or len(points) != 2
+        or not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= 99 for p in points)
+    ):
+        raise ResultError("points must be a list of two whole numbers from 0 to 99")
+    if body.get("ended_by", "points") not in ("points", "time", "hands"):
+        raise ResultError("ended_by must be points, time or hands")
+    if not isinstance(body.get("time_up", False), bool):
+        raise ResultError("time_up must be true or false")
+    for key in ("hands", "reneges"):
+        if not isinstance(body.get(key, []), list):
+            raise ResultError(f"{key} must be a list")
+    for i, renege in enumerate(body.get("reneges", [])):
+        if not isinstance(renege, dict):
+            raise ResultError(f"reneges[{i}] must be an object")
+    for key in ("seats", "player_points"):
+        if not isinstance(body.get(key, {}), dict):
+            raise ResultError(f"{key} must be an object")
+    return body
+
+
+class Director:
+    """One tournament in one database: set-up, pairing, results, corrections, sheets."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.secret, self.pin = db.write(self._init_meta)
+        self.throttle = auth.Throttle()
+
+    @staticmethod
+    def _init_meta(conn: sqlite3.Connection) -> tuple[str, str]:
+        for key, make in (("secret", auth.new_token), ("pin", auth.new_pin)):
+            conn.execute("INSERT OR IGNORE INTO meta VALUES (?, ?)", (key, make()))
+        rows = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+        return rows["secret"], rows["pin"]
+
+    # -- reading the basics ------------------------------------------------
+
+    def settings(self) -> Settings | None:
+        """The tournament as set up, or None before set-up."""
+        return self.db.read(read_settings)
+
+    def version(self) -> int:
+        """Changes with every write: the live sheet polls it."""
+        return int(
+            self.db.read(
+                lambda c: c.execute("SELECT coalesce(max(id), 0) FROM audit").fetchone()[0]
+            )
+        )
+
+    # -- set-up ------------------------------------------------------------
+
+    def setup(self, form: Mapping[str, str], who: str = "Director") -> Settings:
+        """Create (or, before any result, replace) the tournament from the set-up form."""
+        plan = plan_setup(form)
+        self.db.write(lambda conn: _apply_setup(conn, plan, who))
+        return plan.settings
+
+    # -- pairing -----------------------------------------------------------
+
+    def pair(self, code: str, remote: str) -> tuple[int, str]:
+        """Exchange a one-time code for the table's token: (table, token)."""
+        if self.throttle.blocked(remote):
+            raise DirectorError("too many wrong codes from this address; wait a minute")
+        wanted = auth.normalize_code(code)
+        token = auth.new_token()
+
+        def job(conn: sqlite3.Connection) -> int | None:
+            row = conn.execute(
+                "SELECT table_no FROM kiosk_table WHERE code = ?", (wanted,)
+            ).fetchone()
+            if row is None:
+                return None
+            conn.execute(
+                "UPDATE kiosk_table SET token_hash = ?, code = NULL, paired_at = ?, "
+                "paired_from = ?, revoked_at = NULL WHERE table_no = ?",
+                (auth.token_hash(token), now(), remote, row[0]),
+            )
+            _audit(conn, f"table {row[0]} kiosk", "pair", f"Table {row[0]} paired from {remote}")
+            return int(row[0])
+
+        table = self.db.write(job) if wanted else None
+        if table is None:
+            self.throttle.failed(remote)
+            raise DirectorError("that code is not right, or it was already used")
+        return table, token
+
+    def authenticate(self, token: str) -> int | None:
+        """The table a bearer token belongs to, or None."""
+        digest = auth.token_hash(token)
+        row = self.db.read(
+            lambda c: c.execute(
+                "SELECT table_no FROM kiosk_table WHERE token_hash = ?", (digest,)
+            ).fetchone()
+        )
+        return None if row is None else int(row[0])
+
+    def revoke(self, table: int, who: str, why: str = "") -> str:
+        """Cut a table's kiosk off and issue a fresh pairing code; return the code."""
+        code = auth.new_code()
+
+        def job(conn: sqlite3.Connection) -> None:
+            found = conn.execute(
+                "UPDATE kiosk_table SET token_hash = NULL, code = ?, revoked_at = ? "
+                "WHERE table_no = ?",
+                (code, now(), table),
+            ).rowcount
+            if not found:
+                raise DirectorError(f"there is no table {table}")
+            _audit(conn, who, "revoke", f"Table {table}: kiosk cut off, new pairing code", why)
+
+        self.db.write(job)
+        return code
+
+    def tables(self) -> list[dict[str, Any]]:
+        """Every table with its pairing state (the code only while unpaired)."""
+
+        def job(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+            rows = conn.execute(
+                "SELECT table_no, token_hash IS NOT NULL AS paired, code, paired_at, "
+                "paired_from, revoked_at, last_seen FROM kiosk_table ORDER BY table_no"
+            ).fetchall()
+            return [dict(r) | {"paired": bool(r["paired"])} for r in rows]
+
+        return self.db.read(job)
+
+    # -- what a kiosk needs to know ---------------------------------------
+
+    def table_info(self, table: int) -> dict[str, Any]:
+        """Settings and this table's seating, round by round (GET /api/v1/table)."""
+
+        def job(conn: sqlite3.Connection) -> dict[str, Any]:
+            settings = read_settings(conn)
+            if settings is None:
+                raise DirectorError("the tournament is not set up yet")
+            names = team_names(conn)
+            rounds = []
+            for row in conn.execute(
+                "SELECT * FROM seating WHERE table_no = ? ORDER BY round", (table,)
+            ):
+                entry = seating_entry(row, names)
+                posted = conn.execute(
+                    "SELECT count(*) FROM post WHERE round = ? AND table_no = ?",
+                    (row["round"], table),
+                ).fetchone()[0]
+                entry["reported"] = bool(posted)
+                rounds.append(entry)
+            playing = [r for r in rounds if not r["bye"]]
+            nxt = next((r["round"] for r in playing if not r["reported"]), None)
+            return {
+                "table": table,
+                "tournament": settings.name,
+                "profile": settings.profile,
+                "points_to_win": settings.points_to_win,
+                "game_minutes": settings.game_minutes,
+                "format": settings.format,
+                "hands_per_game": settings.hands_per_game,
+                "rounds": rounds,
+                "next_round": nxt,
+            }
+
+        return self.db.read(job)
+
+    # -- results -------------------------------------------------------------
+
+    def post_result(self, table: int, key: str, body: object) -> PostOutcome:
+        """Record a kiosk's result once; say how it counts. Commits before returning."""
+        if not key or len(key) > 200:
+            raise ResultError("an idempotency key (1 to 200 characters) is required")
+        result = validate_result(body)
+        frames = [_frames_from(r, i) for i, r in enumerate(result.get("reneges", []))]
+        digest = hashlib.sha256(canonical(result).encode()).hexdigest()
+        stored = dict(result)
+        stored["reneges"] = [
+            {k: v for k, v in r.items() if k != "frames"} | {"frame_count": len(f)}
+            for r, f in zip(result.get("reneges", []), frames, strict=True)
+        ]
+        return self.db.write(
+            lambda conn: _store_post(conn, table, key, result, stored, digest, frames)
+        )
+
+    def correct(
+        self,
+        rnd: int,
+        table: int,
+        who: str,
+        why: str,
+        points: tuple[int, int] | None = None,
+        post_id: int | None = None,
+        void: bool = False,
+    ) -> int:
+        """The director's word on a game, as a new audit row (the posts stay as they were)."""
+        who, why = " ".join(who.split())[:MAX_NAME], " ".join(why.split())[:500]
+        if not who:
+            raise DirectorError("Please write your name, so the sheet shows who changed it.")
+        if not why:
+            raise DirectorError("Please write why, so the sheet shows the reason.")
+        if sum(x is not None and x is not False for x in (points, post_id, void or None)) != 1:
+            raise DirectorError("Give new points, choose a posted result, or void the game.")
+        if points is not None and not all(0 <= p <= 99 for p in points):
+            raise DirectorError("Points must be from 0 to 99.")
+
+        def job(conn: sqlite3.Connection) -> int:
+            seat = conn.execute(
+                "SELECT * FROM seating WHERE round = ? AND table_no = ?", (rnd, table)
+            ).fetchone()
+            if seat is None:
+                raise DirectorError(f"There is no game at table {table} in round {rnd}.")
+            new_points = points
+            if post_id is not None:
+                post = conn.execute(
+                    "SELECT points_a, points_b FROM post"
+                    " WHERE id = ? AND round = ? AND table_no = ?",
+                    (post_id, rnd, table),
+                ).fetchone()
+                if post is None or post["points_a"] is None:
+                    raise DirectorError("That posted result does not fit this game's teams.")
+                new_points = (post["points_a"], post["points_b"])
+            a, b = new_points if new_points else (None, None)
+            seen = conn.execute(
+                "SELECT coalesce(max(id), 0) FROM post WHERE round = ? AND table_no = ?",
+                (rnd, table),
+            ).fetchone()[0]
+            cur = conn.execute(
+                "INSERT INTO correction (round, table_no, points_a, points_b, post_id, seen_post,"
+                " who, at, why) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (rnd, table, a, b, post_id, seen, who, now(), why),
+            )
+            names = team_names(conn)
+            a_name, b_name = game_names(seat, names)
+            what = (
+                f"Round {rnd}, table {table}: game void"
+                if void
+                else f"Round {rnd}, table {table}: {a_name} {a}, {b_name} {b}"
+                + (f" (result #{post_id} chosen)" if post_id else "")
+            )
+            _audit(conn, who, "correct", what, why)
+            _maybe_next_progressive_round(conn)
+            return int(cur.lastrowid or 0)
+
+        return self.db.write(job)
+
+    def record_cut(self, table: int, a: list[str], b: list[str], who: str) -> None:
+        """Players who cut for partners at `table` in round 1 become teams A and B."""
+        if len(a) != 2 or len(b) != 2:
+            raise DirectorError("Each team is two players.")
+
+        def job(conn: sqlite3.Connection) -> None:
+            settings = read_settings(conn)
+            if settings is None or settings.entry != "players" or settings.format != "round_robin":
+                raise DirectorError("Cutting for partners is for a round robin of players.")
+            slot_a, slot_b = schedule.a_slot(table), schedule.b_slot(table)
+            rows = conn.execute(
+                "SELECT slot, players FROM team WHERE slot IN (?, ?)", (slot_a, slot_b)
+            ).fetchall()
+            four = {fold(p) for r in rows for p in json.loads(r["players"])}
+            if len(rows) != 2 or {fold(p) for p in a + b} != four or len(four) != 4:
+                raise DirectorError(f"The four players must be the ones seated at table {table}.")
+            taken = {
+                fold(r[0])
+                for r in conn.execute(
+                    "SELECT name FROM team WHERE name IS NOT NULL AND slot NOT IN (?, ?)",
+                    (slot_a, slot_b),
+                )
+            }
+            for slot, pair in ((slot_a, a), (slot_b, b)):
+                name = f"{pair[0]} & {pair[1]}"
+                if fold(name) in taken:
+                    raise DirectorError(f"Another team is already called {name}.")
+                conn.execute(
+                    "UPDATE team SET name = ?, players = ? WHERE slot = ?",
+                    (name, json.dumps(pair), slot),
+                )
+            _audit(
+                conn,
+                who,
+                "cut",
+                f"Table {table}: A team {a[0]} & {a[1]}, B team {b[0]} & {b[1]}",
+            )
+
+        self.db.write(job)
+
+    def call(self, table: int, key: str, body: object) -> int:
+        """Players at `table` asked for the director (idempotent on `key`)."""
+        data = body if isinstance(body, dict) else {}
+        hand, rnd = data.get("hand"), data.get("round")
+        hand = hand if isinstance(hand, int) else None
+        rnd = rnd if isinstance(rnd, int) else None
+
+        def job(conn: sqlite3.Connection) -> int:
+            old = conn.execute(
+                "SELECT id FROM director_call WHERE idempotency_key = ?", (key,)
+            ).fetchone()
+            if old is not None:
+                return int(old[0])
+            cur = conn.execute(
+                "INSERT INTO director_call (idempotency_key, table_no, round, hand, at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (key, table, rnd, hand, now()),
+            )
+            _audit(
+                conn,
+                f"table {table} kiosk",
+                "call",
+                f"Table {table} calls the director" + (f" (hand {hand})" if hand else ""),
+            )
+            return int(cur.lastrowid or 0)
+
+        if not key:
+            raise ResultError("an idempotency key is required")
+        return self.db.write(job)
+
+    def answer_call(self, call_id: int, who: str) -> None:
+        """The director went to the table."""
+
+        def job(conn: sqlite3.Connection) -> None:
+            row = conn.execute(
+                "SELECT table_no FROM director_call WHERE id = ? AND answered_at IS NULL",
+                (call_id,),
+            ).fetchone()
+            if row is None:
+                return
+            conn.execute(
+                "UPDATE director_call SET answered_at = ?, answered_by = ? WHERE id = ?",
+                (now(), who, call_id),
+            )
+            _audit(conn, who, "call", f"Went to table {row[0]}")
+
+        self.db.write(job)
+
+    def open_calls(self) -> list[dict[str, Any]]:
+        """Tables whose players are waiting for the director."""
+        return self.db.read(open_calls)
+
+    def frame(self, frame_id: int) -> tuple[str, bytes] | None:
+        """A renege frame's (mime type, bytes)."""
+        row = self.db.read(
+            lambda c: c.execute("SELECT mime, data FROM frame WHERE id = ?", (frame_id,)).fetchone()
+        )
+        return None if row is None else (row["mime"], bytes(row["data"]))
+
+    # -- the sheets ----------------------------------------------------------
+
+    def games(self) -> list[dict[str, Any]]:
+        """Every scheduled game with its result as it now stands."""
+        return self.db.read(read_games)
+
+    def game(self, rnd: int, table: int) -> dict[str, Any] | None:
+        """One game in full: its posts (hand records, reneges, frames), corrections."""
+        return self.db.read(lambda conn: read_game(conn, rnd, table))
+
+    def seating(self) -> list[dict[str, Any]]:
+        """Each round's seating, table by table."""
+
+        def job(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+            names = team_names(conn)
+            out: list[dict[str, Any]] = []
+            for row in conn.execute("SELECT * FROM seating ORDER BY round, table_no"):
+                out.append(seating_entry(row, names))
+            return out
+
+        return self.db.read(job)
+
+    def pending_cuts(self) -> list[dict[str, Any]]:
+        """Tables whose four players have not yet cut for partners."""
+
+        def job(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+            rows = conn.execute(
+                "SELECT slot, players FROM team WHERE name IS NULL AND is_bye = 0 ORDER BY slot"
+            ).fetchall()
+            by_table: dict[int, list[str]] = {}
+            for r in rows:
+                by_table.setdefault(r["slot"] // 2 + 1, []).extend(json.loads(r["players"]))
+            return [{"table": t, "players": p} for t, p in sorted(by_table.items())]
+
+        return self.db.read(job)
+
+    def standings(self) -> dict[str, Any]:
+        """Live standings from the rules engine, with each tie-break's reason."""
+        settings, games = self.db.read(lambda c: (read_settings(c), read_games(c)))
+        return standings_for(settings, games)
+
+    def sheet(self) -> dict[str, Any]:
+        """The master score sheet: a row per team, a column per game, plus standings."""
+
+        def snapshot(conn: sqlite3.Connection) -> tuple[Any, ...]:
+            return (
+                conn.execute("SELECT coalesce(max(id), 0) FROM audit").fetchone()[0],
+                read_settings(conn),
+                read_games(conn),
+                open_calls(conn),
+                stray_posts(conn),
+            )
+
+        version, settings, games, calls, strays = self.db.read(snapshot)
+        if settings is None:
+            return {"tournament": None, "version": version}
+        standings = standings_for(settings, games)
+        rows: dict[str, dict[str, Any]] = {}
+        for g in games:
+            for side in (0, 1):
+                name = g["teams"][side]
+                if name is None:
+                    continue
+                row = rows.setdefault(name, {"team": name, "cells": {}})
+                pts = g["sheet_points"]
+                cell: dict[str, Any] = {
+                    "round": g["round"],
+                    "table": g["table"],
+                    "opponent": g["teams"][1 - side],
+                    "status": g["status"],
+                }
+                if pts is not None:
+                    mine, theirs = pts[side], pts[1 - side]
+                    cell |= {
+                        "points": mine,
+                        "result": "W" if mine > theirs else "L" if mine < theirs else "T",
+                    }
+                row["cells"][g["round"]] = cell
+        ranks = {s["team"]: s for s in standings.get("standings", [])}
+        team_rows = []
+        for name, row in rows.items():
+            cells = [row["cells"].get(r) for r in range(1, settings.rounds + 1)]
+            rank = ranks.get(name, {})
+            team_rows.append({"team": name, "cells": cells, "standing": rank})
+        team_rows.sort(key=lambda r: (r["standing"].get("rank", 10**6), fold(r["team"])))
+        attention = [g for g in games if g["needs_decision"]]
+        reneges = [
+            {"round": g["round"], "table": g["table"], **r} for g in games for r in g["reneges"]
+        ]
+        return {
+            "tournament": asdict(settings),
+            "version": version,
+            "rounds": settings.rounds,
+            "teams": team_rows,
+            "games": games,
+            "standings": standings,
+            "attention": attention,
+            "calls": calls,
+            "strays": strays,
+            "reneges": reneges,
+            "reported": sum(1 for g in games if g["sheet_points"] is not None),
+            "scheduled": sum(1 for g in games if not g["bye"]),
+        }
+
+    def audit(self) -> list[dict[str, Any]]:
+        """Every change, newest first."""
+        return self.db.read(
+            lambda c: [dict(r) for r in c.execute("SELECT * FROM audit ORDER BY id DESC")]
+        )
+
+
+def standings_for(settings: Settings | None, games: list[dict[str, Any]]) -> dict[str, Any]:
+    """Standings from the games as they stand: the rules engine's, or the progressive tally."""
+    if settings is None:
+        return {"standings": []}
+    if settings.format == "progressive":
+        return progressive_tally(games)
+    played = [
+        {"round": g["round"], "table": g["table"], "teams": g["teams"], "points": g["sheet_points"]}
+        for g in games
+        if g["sheet_points"] is not None
+    ]
+    try:
+        from kiosk.rules.standings import standings_json
+    except ImportError:
+        return {"standings": [], "unavailable": "the rules engine's standings are not installed"}
+    return standings_json({"games": played}, settings.profile)
+
+
+def _audit(conn: sqlite3.Connection, who: str, action: str, what: str, why: str = "") -> None:
+    conn.execute(
+        "INSERT INTO audit (at, who, action, what, why) VALUES (?, ?, ?, ?, ?)",
+        (now(), who, action, what, why),
+    )
+
+
+def _apply_setup(conn: sqlite3.Connection, plan: SetupPlan, who: str) -> None:
+    if conn.execute("SELECT count(*) FROM post").fetchone()[0]:
+        raise SetupError(
+            "Results have already come in, so this tournament cannot be set up again. "
+            "To run a new one, start the director with a new --data folder."
+        )
+    s = plan.settings
+    replacing = conn.execute("SELECT count(*) FROM tournament").fetchone()[0]
+    for table in ("tournament", "team", "player", "seating", "correction"):
+        conn.execute(f"DELETE FROM {table}")
+    conn.execute(
+        "INSERT INTO tournament (id, name, profile, points_to_win, game_minutes, format, entry,"
+        " b_moves_down, tables, rounds, hands_per_game, created_at)"
+        " VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            s.name,
+            s.profile,
+            s.points_to_win,
+            s.game_minutes,
+            s.format,
+            s.entry,
+            int(s.b_moves_down),
+            s.tables,
+            s.rounds,
+            s.hands_per_game,
+            now(),
+        ),
+    )
+    if s.entry == "players":
+        conn.executemany("INSERT INTO player (name) VALUES (?)", [(p,) for p in plan.entrants])
+    if s.format == "round_robin":
+        for slot, (name, players, bye) in enumerate(plan.teams):
+            conn.execute(
+                "INSERT INTO team (slot, name, players, is_bye) VALUES (?, ?, ?, ?)",
+                (slot, name if not bye else "(bye)", json.dumps(players), int(bye)),
+            )
+        for game in schedule.round_robin(s.tables, s.rounds, s.b_moves_down):
+            conn.execute(
+                "INSERT INTO seating (round, table_no, a_slot, b_slot) VALUES (?, ?, ?, ?)",
+                (game.round, game.table, game.a_slot, game.b_slot),
+            )
+    else:
+        for t, seats in schedule.first_progressive_seating(plan.entrants).items():
+            conn.execute(
+                "INSERT INTO seating (round, table_no, seats) VALUES (1, ?, ?)",
+                (t, json.dumps(seats)),
+            )
+    # Keep the pairing of tables that still exist; new tables get a code.
+    conn.execute("DELETE FROM kiosk_table WHERE table_no > ?", (s.tables,))
+    for t in range(1, s.tables + 1):
+        conn.execute(
+            "INSERT OR IGNORE INTO kiosk_table (table_no, code) VALUES (?, ?)", (t, auth.new_code())
+        )
+    what = (
+        f"{'Replaced' if replacing else 'Set up'} {s.name!r}: {FORMATS[s.format].lower()}, "
+        f"{s.profile} rules, {len(plan.entrants)} {s.entry}, {s.tables} tables, {s.rounds} rounds"
+    )
+    _audit(conn, who, "setup", what)
+
+
+def _orient(
+    conn: sqlite3.Connection, rnd: int, table: int, result: Mapping[str, Any]
+) -> tuple[int | None, int | None, str]:
+    """Turn posted (teams, points) into the seating's (A points, B points), or say why not."""
+    seat = conn.execute(
+        "SELECT * FROM seating WHERE round = ? AND table_no = ?", (rnd, table)
+    ).fetchone()
+    if seat is None:
+        return None, None, f"no game is scheduled at table {table} in round {rnd}"
+    names = team_names(conn, (seat["a_slot"], seat["b_slot"])) if not seat["seats"] else {}
+    if not seat["seats"] and (names[seat["a_slot"]][1] or names[seat["b_slot"]][1]):
+        return None, None, f"table {table} sits out round {rnd} (bye)"
+    a, b = game_names(seat, names)
+    posted = [fold(t) for t in result["teams"]]
+    points = result["points"]
+    if posted == [fold(a), fold(b)]:
+        return points[0], points[1], ""
+    if posted == [fold(b), fold(a)]:
+        return points[1], points[0], ""
+    return (
+        None,
+        None,
+        (
+            f"the teams posted ({result['teams'][0]}, {result['teams'][1]}) are not the ones "
+            f"seated at table {table} in round {rnd} ({a}, {b})"
+        ),
+    )
+
+
+def _store_post(
+    conn: sqlite3.Connection,
+    table: int,
+    key: str,
+    result: dict[str, Any],
+    stored: dict[str, Any],
+    digest: str,
+    frames: list[list[tuple[str, str, bytes]]],
+) -> PostOutcome:
+    old = conn.execute(
+        "SELECT id, body_hash, status, note FROM post WHERE idempotency_key = ?", (key,)
+    ).fetchone()
+    if old is not None:
+        if old["body_hash"] != digest:
+            raise KeyReusedError("this idempotency key was already used for a different result")
+        return PostOutcome(old["status"], old["id"], replay=True, note=old["note"])
+    rnd = int(result["round"])
+    points_a, points_b, note = _orient(conn, rnd, table, result)
+    said = result.get("table", table)
+    if said != table:
+        points_a = points_b = None
+        note = f"the kiosk paired with table {table} says it is table {said}"
+    current = current_points(conn, rnd, table)
+    if points_a is None:
+        status = "conflict"
+    elif current is None:
+        status = "counted"
+    elif current == (points_a, points_b):
+        status, note = "same", "agrees with the result already counted"
+    else:
+        status = "conflict"
+        note = f"disagrees with the result already counted ({current[0]}-{current[1]})"
+    if (
+        status == "counted"
+        and conn.execute(
+            "SELECT 1 FROM correction WHERE round = ? AND table_no = ?", (rnd, table)
+        ).fetchone()
+    ):
+        status, note = "conflict", "the director voided this game"
+    cur = conn.execute(
+        "INSERT INTO post (idempotency_key, table_no, round, received_at, body, body_hash, status,"
+        " points_a, points_b, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (key, table, rnd, now(), canonical(stored), digest, status, points_a, points_b, note),
+    )
+    post_id = int(cur.lastrowid or 0)
+    for index, renege_frames in enumerate(frames):
+        for label, mime, data in renege_frames:
+            conn.execute(
+                "INSERT INTO frame (post_id, renege_index, label, mime, data)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (post_id, index, label, mime, data),
+            )
+    conn.execute("UPDATE kiosk_table SET last_seen = ? WHERE table_no = ?", (now(), table))
+    teams, pts = result["teams"], result["points"]
+    what = f"Round {rnd}, table {table}: {teams[0]} {pts[0]}, {teams[1]} {pts[1]} ({status})"
+    _audit(conn, f"table {table} kiosk", "result", what + (f": {note}" if note else ""))
+    if status == "counted":
+        _maybe_next_progressive_round(conn)
+    return PostOutcome(status, post_id, replay=False, note=note)
+
+
+def _maybe_next_progressive_round(conn: sqlite3.Connection) -> None:
+    """Seat the next progressive round once every table of the last one has a result."""
+    settings = read_settings(conn)
+    if settings is None or settings.format != "progressive":
+        return
+    last = conn.execute("SELECT max(round) FROM seating").fetchone()[0]
+    if last is None or last >= settings.rounds:
+        return
+    seating: dict[int, dict[str, str]] = {}
+    winners: dict[int, str] = {}
+    for row in conn.execute("SELECT table_no, seats FROM seating WHERE round = ?", (last,)):
+        points = current_points(conn, last, row["table_no"])
+        if points is None:
+            return
+        seating[row["table_no"]] = json.loads(row["seats"])
+        # A tie (possible over a fixed number of hands) sends the N-S pair up.
+        winners[row["table_no"]] = "NS" if points[0] >= points[1] else "EW"
+    for t, seats in schedule.next_progressive_seating(seating, winners).items():
+        conn.execute(
+            "INSERT INTO seating (round, table_no, seats) VALUES (?, ?, ?)",
+            (last + 1, t, json.dumps(seats)),
+        )
+    _audit(conn, "director", "seating", f"Round {last + 1} seated: winners moved up one table")

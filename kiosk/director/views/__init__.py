@@ -1,0 +1,1 @@
+"""One module per page type; each view is `view(app, request, **route_params) -> Response`."""

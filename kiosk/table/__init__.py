@@ -1,0 +1,1 @@
+"""One table's game: the session, its journal, and the outbox to the director."""

@@ -1,0 +1,135 @@
+"""Pairing a kiosk with the director: read the table's QR code, or type its code.
+
+The director's Tables page shows, per table, a QR code holding
+`http://SERVER/pair?table=3&code=K7P2QX` and the same six-character code in
+large letters. The kiosk's camera reads the QR code (OpenCV's detector, no
+extra dependency) or a player types the code; either way the kiosk posts the
+code to the director once and gets the table's token back, which it hands
+to its outbox (`Outbox.configure(server, token)`).
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.parse
+from dataclasses import dataclass
+from typing import Any
+
+from kiosk.table.outbox import Transport, urllib_transport
+
+
+class PairingError(ValueError):
+    """Pairing did not work; the message says why in words a player understands."""
+
+
+@dataclass(frozen=True)
+class Invite:
+    """What a QR code or a typed code says: where the director is and the one-time code."""
+
+    server: str
+    code: str
+    table: int | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Invite:
+        """Read the QR code's text (the pairing URL, or JSON with server/table/code).
+
+        >>> Invite.parse("http://10.0.0.5:8555/pair?table=3&code=K7P2QX")
+        Invite(server='http://10.0.0.5:8555', code='K7P2QX', table=3)
+        >>> Invite.parse('{"server": "http://h:1", "code": "ABCDEF"}').code
+        'ABCDEF'
+        """
+        text = text.strip()
+        if text.startswith("{"):
+            try:
+                data = json.loads(text)
+                return cls(
+                    str(data["server"]).rstrip("/"),
+                    str(data["code"]),
+                    int(data["table"]) if data.get("table") is not None else None,
+                )
+            except (ValueError, KeyError, TypeError):
+                raise PairingError("This QR code is not a table pairing code.") from None
+        parts = urllib.parse.urlsplit(text)
+        query = dict(urllib.parse.parse_qsl(parts.query))
+        if parts.scheme not in ("http", "https") or not parts.netloc or "code" not in query:
+            raise PairingError("This QR code is not a table pairing code.")
+        table = query.get("table")
+        return cls(
+            f"{parts.scheme}://{parts.netloc}",
+            query["code"],
+            int(table) if table and table.isdigit() else None,
+        )
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """The result of pairing: give `server` and `token` to `Outbox.configure`."""
+
+    server: str
+    table: int
+    token: str
+    tournament: str | None = None
+
+
+def pair_from_qr_image(frame: Any) -> Invite | None:
+    """Find a pairing QR code in a camera frame (BGR or grey numpy array); None if none.
+
+    Tries the single-code detector first, then the multi-code one (a photo
+    of the director's screen may show several tables' codes: the first
+    readable pairing code wins).
+    """
+    import cv2
+
+    detector = cv2.QRCodeDetector()
+    texts: list[str] = []
+    try:
+        text, _points, _ = detector.detectAndDecode(frame)
+        if text:
+            texts.append(text)
+        if not texts:
+            ok, decoded, _points, _ = detector.detectAndDecodeMulti(frame)
+            if ok:
+                texts.extend(t for t in decoded if t)
+    except cv2.error:
+        return None
+    for text in texts:
+        try:
+            return Invite.parse(text)
+        except PairingError:
+            continue
+    return None
+
+
+def redeem(invite: Invite, transport: Transport | None = None, timeout: float = 10.0) -> Pairing:
+    """Exchange the invite's one-time code for the table's token."""
+    send = transport or urllib_transport
+    body = json.dumps({"code": invite.code}).encode()
+    try:
+        status, raw = send(
+            invite.server + "/api/v1/pair", body, {"Content-Type": "application/json"}, timeout
+        )
+    except (OSError, ValueError) as problem:
+        raise PairingError(f"Cannot reach the director at {invite.server}: {problem}") from None
+    try:
+        answer = json.loads(raw.decode("utf-8") or "{}")
+    except ValueError:
+        answer = {}
+    if status != 200 or "token" not in answer:
+        reason = answer.get("error") if isinstance(answer, dict) else None
+        raise PairingError(f"The director said no: {reason or f'HTTP {status}'}.")
+    if invite.table is not None and answer["table"] != invite.table:
+        raise PairingError("The director paired a different table than the code says.")
+    return Pairing(
+        invite.server,  # the address this kiosk actually reached
+        int(answer["table"]),
+        str(answer["token"]),
+        answer.get("tournament"),
+    )
+
+
+def pair_with_code(server: str, code: str, transport: Transport | None = None) -> Pairing:
+    """Pair with the code typed on the kiosk; `server` as shown on the director's page."""
+    if "://" not in server:
+        server = "http://" + server
+    return redeem(Invite(server.rstrip("/"), code), transport)

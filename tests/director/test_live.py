@@ -1,0 +1,122 @@
+"""The real server on a loopback port, a real headless Chromium, a kiosk's real outbox.
+
+The master sheet open in the browser must show a kiosk's result by itself
+(its polling), and the QR code as Chromium draws it must pair a kiosk
+through OpenCV, as the kiosk's camera would.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from kiosk.director.app import App
+from kiosk.table.outbox import Outbox
+from kiosk.table.pairing import pair_from_qr_image, redeem
+from tests.director.helpers import Client, pair, setup_form
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Chromium is not installed at /usr/bin/chromium")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def test_the_open_master_sheet_updates_after_a_kiosk_posts(
+    app: App, client: Client, live_server: str, browser: Any, tmp_path: Path
+) -> None:
+    app.poll_seconds = 0.5
+    assert client.post_form("/setup", setup_form()).status == 303
+    kiosk = pair(client, 1)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(live_server + "/sheet")
+    first_row = page.locator('#master tr[data-team="Ann & Bob"]')
+    assert first_row.locator("td.cell .pts").first.inner_text() == "·"
+    assert page.locator("#progress").inner_text().startswith("0 of 9")
+
+    box = Outbox(tmp_path / "outbox.sqlite3", server=live_server, token=kiosk.token)
+    box.submit(
+        {
+            "game_id": "spring/r1/t1",
+            "round": 1,
+            "table": 1,
+            "teams": ["Ann & Bob", "Cy & Di"],
+            "points": [11, 6],
+            "hands": [],
+        }
+    )
+    assert box.flush().acknowledged == 1  # over real HTTP
+
+    page.wait_for_function(
+        "document.querySelector('#progress').textContent.startsWith('1 of 9')", timeout=15_000
+    )
+    assert first_row.locator("td.cell .pts").first.inner_text() == "10"
+    cy = page.locator('#master tr[data-team="Cy & Di"] td.cell').first
+    assert cy.locator(".pts").inner_text() == "6"
+    assert "L" in (cy.get_attribute("class") or "")
+    page.screenshot(path=str(tmp_path / "sheet.png"), full_page=True)
+    box.close()
+
+
+def test_chromiums_qr_code_pairs_a_kiosk_through_opencv(
+    client: Client, live_server: str, browser: Any
+) -> None:
+    client.post_form("/setup", setup_form())
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(live_server + "/tables")
+    shot = page.locator("#table-2 .qr").screenshot()
+    frame = cv2.imdecode(np.frombuffer(shot, np.uint8), cv2.IMREAD_COLOR)
+    invite = pair_from_qr_image(frame)
+    assert invite is not None and invite.table == 2 and invite.server == live_server
+    pairing = redeem(invite)  # real HTTP to the live server
+    request = urllib.request.Request(
+        live_server + "/api/v1/table", headers={"Authorization": f"Bearer {pairing.token}"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert json.load(response)["table"] == 2
+    page.reload()
+    assert "Paired" in page.locator("#table-2").inner_text()
+
+
+def test_the_set_up_form_in_a_browser(app: App, live_server: str, browser: Any) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(live_server + "/")
+    assert page.url.endswith("/setup")
+    page.fill("#name", "Thursday Club")
+    page.check('input[name="profile"][value="ssc"]')
+    page.fill("#entrants", "Ann & Bob\nCy & Di\nEd & Flo\nGus & Hal")
+    page.click("button[type=submit]")
+    page.wait_for_url("**/seating?done=setup")
+    assert page.locator("h2").first.inner_text() == "Game 1"
+    assert page.locator("table").first.locator("tbody tr, tr").count() >= 2
+    settings = app.director.settings()
+    assert settings is not None and settings.profile == "ssc" and settings.tables == 2

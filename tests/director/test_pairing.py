@@ -1,0 +1,84 @@
+"""Pairing from the camera: the QR code on the director's page, read by OpenCV."""
+
+from __future__ import annotations
+
+import io
+import urllib.parse
+
+import cv2
+import numpy as np
+import pytest
+import segno
+
+from kiosk.director.app import App
+from kiosk.director.views.tables import pairing_url
+from kiosk.director.web import Request
+from kiosk.table.pairing import Invite, PairingError, pair_from_qr_image, pair_with_code, redeem
+from tests.director.helpers import Client
+
+
+def transport_into(app: App):  # type: ignore[no-untyped-def]
+    def send(url: str, body: bytes, headers: dict[str, str], timeout: float) -> tuple[int, bytes]:
+        path = urllib.parse.urlsplit(url).path
+        response = app(Request.build("POST", path, headers, body, "10.1.2.60"))
+        return response.status, response.body
+
+    return send
+
+
+def qr_photo(text: str, angle: float = 12.0) -> np.ndarray:
+    """The QR code as a camera might see it: smaller, turned, on a grey table, a little noisy."""
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="png", scale=6, border=4)
+    qr = cv2.imdecode(np.frombuffer(out.getvalue(), np.uint8), cv2.IMREAD_GRAYSCALE)
+    canvas = np.full((720, 960), 120, np.uint8)
+    y, x = 150, 300
+    canvas[y : y + qr.shape[0], x : x + qr.shape[1]] = qr
+    turn = cv2.getRotationMatrix2D((480, 360), angle, 0.9)
+    canvas = cv2.warpAffine(canvas, turn, (960, 720), borderValue=120)
+    noise = np.random.default_rng(7).normal(0, 6, canvas.shape)
+    return cv2.cvtColor(np.clip(canvas + noise, 0, 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
+
+
+def test_the_tables_page_qr_code_pairs_a_kiosk_through_the_camera(tournament: Client) -> None:
+    row = tournament.get("/tables.json").json()["tables"][1]
+    url = pairing_url(tournament.app.public_url, row["table_no"], row["code"])
+    invite = pair_from_qr_image(qr_photo(url))
+    assert invite == Invite("http://10.1.2.3:8555", row["code"], 2)
+    pairing = redeem(invite, transport_into(tournament.app))
+    assert pairing.table == 2 and pairing.server == "http://10.1.2.3:8555"
+    assert tournament.app.director.authenticate(pairing.token) == 2
+
+
+def test_the_page_shows_the_same_url_as_an_svg_qr_code(tournament: Client) -> None:
+    soup = tournament.soup("/tables")
+    cards = soup.select(".card")
+    assert len(cards) == 3
+    assert cards[0].select_one(".qr svg") is not None
+    code = cards[0].select_one(".code").text
+    assert code == tournament.get("/tables.json").json()["tables"][0]["code"]
+
+
+def test_a_frame_without_a_qr_code_gives_none() -> None:
+    assert pair_from_qr_image(np.full((480, 640, 3), 90, np.uint8)) is None
+
+
+def test_a_foreign_qr_code_is_not_an_invite() -> None:
+    assert pair_from_qr_image(qr_photo("https://example.org/menu", angle=0)) is None
+
+
+def test_typing_the_code_pairs_too(tournament: Client) -> None:
+    code = tournament.get("/tables.json").json()["tables"][2]["code"]
+    typed = f"{code[:3].lower()}-{code[3:]}"
+    pairing = pair_with_code("10.1.2.3:8555", typed, transport_into(tournament.app))
+    assert pairing.table == 3 and pairing.server == "http://10.1.2.3:8555"
+    with pytest.raises(PairingError, match="already used"):
+        pair_with_code("10.1.2.3:8555", code, transport_into(tournament.app))
+
+
+def test_an_unreachable_director_is_said_plainly() -> None:
+    def refuse(url: str, body: bytes, headers: dict[str, str], timeout: float) -> tuple[int, bytes]:
+        raise ConnectionRefusedError("refused")
+
+    with pytest.raises(PairingError, match="Cannot reach the director"):
+        pair_with_code("http://10.1.2.3:8555", "ABCDEF", refuse)

@@ -12,6 +12,7 @@ import json
 from kiosk.cli import UsageError
 from kiosk.commands.common import profile_from, read_text
 from kiosk.rules.profiles import PROFILES
+from kiosk.rules.record import json_limit_exceeded
 from kiosk.rules.standings import StandingsError, standings_json
 
 
@@ -39,6 +40,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(
             f"not valid JSON: {problem.msg} (line {problem.lineno}, column {problem.colno})"
         ) from None
+    except (ValueError, RecursionError) as problem:
+        raise UsageError(f"not valid JSON: {json_limit_exceeded(problem)}") from None
     try:
         print(json.dumps(standings_json(data, profile.name), indent=2))
     except StandingsError as problem:

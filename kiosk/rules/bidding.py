@@ -257,7 +257,11 @@ class Auction:
         return made
 
     def _out_of_turn(self, bid: Bid, index: int) -> Irregularity:
-        if bid.call is Call.PASS and not self.profile.pass_out_of_turn_is_bid:
+        turn_down = self.round == 1 and bid.seat is self.dealer
+        if bid.call is Call.PASS and not (
+            self.profile.pass_out_of_turn_is_bid
+            or (turn_down and self.profile.turn_down_out_of_turn_is_bid)
+        ):
             ruling = Ruling.NO_PENALTY
         elif self.profile.bid_out_of_turn is OutOfTurnBidRuling.PENALTY:
             ruling = Ruling.PENALTY

@@ -87,8 +87,10 @@ class _Holding:
         self.certain: set[Card] = set()
 
     def certainly_holds(self, suit: Suit, trump: Suit) -> bool:
+        if any(effective_suit(card, trump) is suit for card in self.certain):
+            return True  # the turn-up taken up, whatever the pool (the discard may be unseen)
         if self.pool is None:
-            return any(effective_suit(card, trump) is suit for card in self.certain)
+            return False
         in_suit = sum(1 for card in self.pool if effective_suit(card, trump) is suit)
         return in_suit > len(self.pool) - self.size
 
@@ -179,6 +181,8 @@ class HandState:
             raise InvalidDealError(f"discard {card} given, but the dealer did not take up")
         if self.discard is not None or self.plays:
             raise InvalidDealError("the discard is set once, before the first lead")
+        if not card.is_euchre:
+            raise InvalidDealError(f"discard {card} is not a euchre card")
         if card == self.turn_up:
             raise InvalidDealError(f"the dealer discards {card}, the turn-up just taken up")
         dealt = self.hands.get(self.dealer)
@@ -309,6 +313,28 @@ class HandState:
         pool = self._holdings[seat].pool
         if pool is not None and card not in pool:
             raise IllegalPlayError(f"{seat} plays {card}, which is not in {seat}'s hand")
+        if seat is self.dealer:
+            self._verify_natural_trump(contract, card)
+
+    def _verify_natural_trump(self, contract: Contract, card: Card) -> None:
+        """With the dealt hands unseen, the discard and the dealer's other four cards played
+        are the dealer's hand as dealt: check the natural trump the take-up needed."""
+        if not (
+            self.profile.dealer_needs_natural_trump
+            and contract.dealer_took_up
+            and contract.maker is self.dealer
+            and self.discard is not None
+            and self.dealer not in self.hands
+        ):
+            return
+        played = [p.card for p in self.plays if p.seat is self.dealer] + [card]
+        dealt = [c for c in played if c != self.turn_up] + [self.discard]
+        if len(dealt) == TRICKS_PER_HAND and not any(c.suit is self.turn_up.suit for c in dealt):
+            raise IllegalPlayError(
+                f"{self.dealer} (dealer) took up {self.turn_up} without a natural"
+                f" {self.turn_up.suit} (dealt {' '.join(map(str, dealt[:-1]))},"
+                f" discarded {self.discard})"
+            )
 
     def can_play(self, seat: Seat, card: Card) -> bool:
         """Whether `seat` can put down `card` now (renege and out of turn count as possible)."""

@@ -123,6 +123,11 @@ class StandingsRule:
     tiebreak: TieBreak = TieBreak.WHO_BEAT_WHO_THEN_POINTS
     #: what `tiebreak` says for a tie no rule settles
     unsettled: str = "coin flip or play-off"
+    #: a winner who reached this figure is recorded with exactly it, as the Master Score
+    #: Card has it (alberta55 tournament play 7: "10 or whatever number set by the director
+    #: for a win, loser actual points"); a game won on time keeps the points scored.
+    #: None: the points as scored
+    winner_points_cap: int | None = None
 
 
 @dataclass(frozen=True)
@@ -159,6 +164,9 @@ class RuleProfile:
     )
     #: whether a *pass* out of turn counts as a bid out of turn
     pass_out_of_turn_is_bid: bool = False
+    #: whether the dealer's round-one pass (turning the turn-up down) out of turn counts
+    #: as a bid out of turn (alberta55 11: "a declaration (or turn-down) other than a pass")
+    turn_down_out_of_turn_is_bid: bool = False
     # --- play
     lead_out_of_turn: OutOfTurnLeadRuling = OutOfTurnLeadRuling.TRICK_STANDS
     lead_out_of_turn_penalty: Penalty = field(default_factory=Penalty)
@@ -188,6 +196,7 @@ ALBERTA55 = RuleProfile(
     stick_the_dealer=False,
     turned_down_suit_bars_side=True,
     bid_out_of_turn=OutOfTurnBidRuling.VOID_SIDE_BARRED,
+    turn_down_out_of_turn_is_bid=True,
     lead_out_of_turn=OutOfTurnLeadRuling.TRICK_STANDS,
     renege_ruling=RenegeRuling.NON_REVOKING_SIDE_CHOOSES,
     renege_penalty=Penalty(2, 4, LoneScope.AGAINST_LONER),
@@ -196,6 +205,7 @@ ALBERTA55 = RuleProfile(
         ranking=Ranking.WINS,
         tiebreak=TieBreak.WHO_BEAT_WHO_THEN_POINTS,
         unsettled="coin flip and play-off",
+        winner_points_cap=10,
     ),
 )
 
@@ -208,6 +218,7 @@ GENERAL = RuleProfile(
     stick_the_dealer=False,
     turned_down_suit_bars_side=False,
     bid_out_of_turn=OutOfTurnBidRuling.VOID_SIDE_BARRED,
+    turn_down_out_of_turn_is_bid=True,
     lead_out_of_turn=OutOfTurnLeadRuling.TRICK_STANDS,
     renege_ruling=RenegeRuling.FIXED_PENALTY,
     renege_penalty=Penalty(2, 4, LoneScope.AGAINST_LONER),

@@ -69,17 +69,20 @@ class HandRecord:
             raise HandRecordError(
                 f"the record has {len(tricks)} tricks (a hand has {TRICKS_PER_HAND})"
             )
-        hands = None
+        hands: dict[Seat, tuple[Card, ...]] | None = None
         if data.get("hands") is not None:
             raw = data["hands"]
             if not isinstance(raw, dict):
                 raise HandRecordError(f"'hands' is an object of seats, not {_kind(raw)}")
-            hands = {
-                _seat(seat, "hands"): tuple(
-                    _card(token, f"hands.{seat}") for token in _list(cards, f"hands.{seat}")
+            hands = {}
+            for seat_text, cards in raw.items():
+                seat = _seat(seat_text, "hands")
+                if seat in hands:
+                    raise HandRecordError(f"'hands' gives {seat} twice")
+                hands[seat] = tuple(
+                    _card(token, f"hands.{seat_text}")
+                    for token in _list(cards, f"hands.{seat_text}")
                 )
-                for seat, cards in raw.items()
-            }
         discard = None if data.get("discard") is None else _card(data["discard"], "discard")
         return cls(dealer, turn_up, bids, tricks, hands, discard)
 
@@ -117,7 +120,21 @@ def load_hand_record(text: str) -> HandRecord:
         raise HandRecordError(
             f"not valid JSON: {problem.msg} (line {problem.lineno}, column {problem.colno})"
         ) from None
+    except (ValueError, RecursionError) as problem:
+        raise HandRecordError(f"not valid JSON: {json_limit_exceeded(problem)}") from None
     return HandRecord.from_json(data)
+
+
+def json_limit_exceeded(problem: ValueError | RecursionError) -> str:
+    """One line for JSON that is well formed but past what Python decodes: a number of
+    more than 4300 digits (ValueError), or arrays nested too deep (RecursionError).
+
+    >>> json_limit_exceeded(RecursionError("maximum recursion depth exceeded"))
+    'nested too deeply'
+    """
+    if isinstance(problem, RecursionError):
+        return "nested too deeply"
+    return str(problem).split(":")[0]
 
 
 def dump_hand_record(record: HandRecord) -> str:
@@ -161,7 +178,7 @@ def replay(record: HandRecord, profile: RuleProfile) -> HandState:
                 state.play(seat, card)
             except IllegalPlayError as problem:
                 raise HandRecordError(f"trick {number}: {problem}") from None
-        if state.current and number < len(record.tricks):
+        if (state.current or not trick) and number < len(record.tricks):
             raise HandRecordError(
                 f"trick {number} has {len(trick)} cards,"
                 f" but {len(state.active_seats)} players play to each trick"

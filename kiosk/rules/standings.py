@@ -85,13 +85,24 @@ HEAD_TO_HEAD = "head-to-head"
 POINTS = "points"
 
 
-def team_records(games: Iterable[GameResult]) -> dict[str, TeamRecord]:
-    """Wins, losses, ties and points for and against, per team."""
+def team_records(
+    games: Iterable[GameResult], rule: StandingsRule | None = None
+) -> dict[str, TeamRecord]:
+    """Wins, losses, ties and points for and against, per team.
+
+    With a `rule` whose `winner_points_cap` is set, a winner's points stop at that figure,
+    as the score card records them (alberta55: 10 for a win, the loser's actual points).
+    """
+    cap = None if rule is None else rule.winner_points_cap
     totals: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for game in games:
         winner = game.winner
+        recorded = tuple(
+            min(points, cap) if cap is not None and team == winner else points
+            for team, points in zip(game.teams, game.points, strict=True)
+        )
         for side in (0, 1):
-            team, mine, theirs = game.teams[side], game.points[side], game.points[1 - side]
+            team, mine, theirs = game.teams[side], recorded[side], recorded[1 - side]
             row = totals[team]
             row["points_for"] += mine
             row["points_against"] += theirs
@@ -102,7 +113,7 @@ def team_records(games: Iterable[GameResult]) -> dict[str, TeamRecord]:
 
 def rank_teams(games: Sequence[GameResult], rule: StandingsRule) -> list[Standing]:
     """Rank every team that played, applying `rule`'s ranking figure and tie-breaks."""
-    records = team_records(games)
+    records = team_records(games, rule)
 
     def figure(team: str) -> int:
         r = records[team]

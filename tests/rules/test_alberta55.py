@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,10 +13,12 @@ from kiosk.rules.bidding import Auction, Bid, Call, IllegalBidError
 from kiosk.rules.cards import Card, Seat, Suit
 from kiosk.rules.game import game_tally
 from kiosk.rules.profiles import get_profile
-from kiosk.rules.record import HandRecordError
-from kiosk.rules.standings import standings_json
+from kiosk.rules.record import HandRecord, HandRecordError
+from kiosk.rules.scoring import score_hand
+from kiosk.rules.standings import parse_games, standings_json, team_records
 
 PROFILE = get_profile("alberta55")
+FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def auction(dealer_hand: str | None = None) -> Auction:
@@ -150,3 +154,69 @@ def test_tournament_play_10_two_way_tie_who_beat_who() -> None:
         (1, "A", "head-to-head"),
         (2, "B", "head-to-head"),
     ]
+
+
+def test_s11_declaration_out_of_turn_a_turn_down_out_of_turn_is_void_and_bars_the_side() -> None:
+    """The rule covers "a declaration (or turn-down) other than a pass, out of turn": the
+    dealer turning the turn-up down before the others have spoken is void, and the dealer's
+    side is barred."""
+    bidding = auction()
+    made = bidding.bid(Bid(Seat.N, Call.PASS))  # E's turn: N, the dealer, turns it down
+    assert made.irregularity is not None and made.irregularity.ruling.value == "void_side_barred"
+    assert bidding.barred_teams == {"NS"} and bidding.turn is Seat.E and bidding.round == 1
+    assert not bidding.can_bid(Bid(Seat.S, Call.ORDER))
+
+
+def test_s11_declaration_out_of_turn_the_dealers_round_two_pass_is_only_a_pass() -> None:
+    bidding = auction()
+    for seat in Seat.E.clockwise():
+        bidding.bid(Bid(seat, Call.PASS))
+    made = bidding.bid(Bid(Seat.N, Call.PASS))  # round two, E's turn: a pass, not a turn-down
+    assert made.irregularity is not None and made.irregularity.ruling.value == "no_penalty"
+    assert bidding.barred_teams == frozenset()
+
+
+def test_tournament_play_7_a_win_is_recorded_as_ten_the_loser_its_actual_points() -> None:
+    """Tournament play 7, "10 or whatever number set by the director for a win, loser actual
+    points": a lone march from 9 to 13 is still 10 on the Master Score Card, so it cannot
+    win a total-points tie-break against a win at exactly 10.  A game won on time keeps the
+    points scored."""
+    games = {
+        "games": [
+            {"teams": ["A", "C"], "points": [13, 5]},
+            {"teams": ["B", "D"], "points": [10, 6]},
+        ]
+    }
+    rows = standings_json(games, "alberta55")["standings"]
+    assert [
+        (r["rank"], r["team"], r["points_for"], r["points_against"], r["tiebreak"]) for r in rows
+    ] == [
+        (1, "A", 10, 5, "coin flip and play-off"),
+        (1, "B", 10, 6, "coin flip and play-off"),
+        (3, "D", 6, 10, "points"),
+        (4, "C", 5, 10, "points"),
+    ]
+    on_time = parse_games({"games": [{"teams": ["A", "B"], "points": [6, 5]}]})
+    assert team_records(on_time, PROFILE.standings)["A"].points_for == 6
+    seven = dataclasses.replace(PROFILE.standings, winner_points_cap=7)
+    records = team_records(parse_games(games), seven)
+    assert records["A"].points_for == 7 and records["C"].points_against == 7
+
+
+def test_s4_making_trump_no_natural_card_shown_by_the_discard_and_the_dealers_plays() -> None:
+    """With the dealt hands unseen, the discard and the dealer's four other cards played are
+    the dealer's hand as dealt: if none is of the turn-up's suit, the take-up was not allowed."""
+    fixture = json.loads((FIXTURES / "10-dealer-takes-up-without-natural-trump.json").read_text())
+    record = fixture["record"]
+    del record["hands"]  # the discard TC and S's plays 9S KD TD 9D show S held no heart
+    with pytest.raises(HandRecordError, match=r"S \(dealer\) took up 9H without a natural H"):
+        score_hand(HandRecord.from_json(record), PROFILE)
+    record["discard"] = "TH"  # ... a heart discarded is a natural card: allowed
+    record["tricks"][2][2] = "W:TC"
+    assert score_hand(HandRecord.from_json(record), PROFILE).outcome.value == "euchred"
+    del record["tricks"][4]  # S's last card unseen: nothing shows S had no heart
+    record["discard"] = "TC"
+    record["tricks"][2][2] = "W:TH"
+    record["tricks"][3] = record["tricks"][3][:3]
+    with pytest.raises(HandRecordError, match="play stops after 3 tricks"):
+        score_hand(HandRecord.from_json(record), PROFILE)

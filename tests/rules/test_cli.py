@@ -119,3 +119,17 @@ def test_standings_bad_input_is_one_line_and_status_2(
     monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
     status, out, err = run(capsys, "standings", "--rules", "ssc", "-")
     assert status == 2 and out == "" and message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", ["score-hand", "standings"])
+@pytest.mark.parametrize(
+    "stdin",
+    ['{"games": [{"teams": ["A", "B"], "points": [' + "9" * 5000 + ", 1]}]}", "[" * 100_000],
+    ids=["a 5000-digit number", "lists nested 100000 deep"],
+)
+def test_json_python_cannot_decode_is_one_line_and_status_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], command: str, stdin: str
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    status, out, err = run(capsys, command, "--rules", "ssc", "-")
+    assert status == 2 and out == "" and "not valid JSON" in err and err.count("\n") == 1

@@ -80,3 +80,12 @@ def test_the_scoring_march_two_lone_march_four() -> None:
 
 def test_the_game_to_ten_points() -> None:
     assert PROFILE.points_to_win == 10 and PROFILE.game_minutes is None
+
+
+def test_bid_out_of_turn_silent_read_as_alberta55_a_turn_down_out_of_turn_bars_the_side() -> None:
+    """The book is silent; read as the Hoyle rule alberta55 prints: "a declaration (or
+    turn-down) other than a pass, out of turn" is void and the side may not make trump."""
+    bidding = Auction(PROFILE, Seat.N, Card.parse("9H"))
+    made = bidding.bid(Bid(Seat.N, Call.PASS))  # E's turn: N, the dealer, turns it down
+    assert made.irregularity is not None and made.irregularity.ruling.value == "void_side_barred"
+    assert bidding.barred_teams == {"NS"} and bidding.turn is Seat.E

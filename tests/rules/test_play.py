@@ -154,3 +154,16 @@ def test_after_five_tricks_the_hand_is_over() -> None:
     assert state.tricks_won() == {"NS": 1, "EW": 4}
     with pytest.raises(IllegalPlayError, match="after all five tricks"):
         state.verify_play(Seat.W, Card.parse("QS"))
+
+
+def test_the_dealer_holding_the_turn_up_reneges_visibly_with_the_dealt_hand_known() -> None:
+    """RENEGE (tournament): N is dealt no heart but takes up 9H, so N certainly holds a heart
+    whatever the unseen discard; a club on the heart lead is proven at once, as when the
+    dealt hand is unseen (the turn-up cannot be discarded)."""
+    no_heart = [Card.parse(t) for t in ("TS", "9C", "KC", "QS", "AC")]
+    state = HandState(get_profile("tournament"), Seat.N, Card.parse("9H"), {Seat.N: no_heart})
+    state.bid(Bid(Seat.E, Call.ORDER))
+    play(state, "E:JH S:TH W:AH")
+    played = state.play(Seat.N, Card.parse("KC"))
+    assert played.known_legal is False
+    assert state.reneges == [RenegeProof(Seat.N, 1, 1)]

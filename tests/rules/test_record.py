@@ -123,3 +123,39 @@ def _paths(node: Any, path: tuple[Any, ...] = ()) -> Any:
     elif isinstance(node, list):
         for index, value in enumerate(node):
             yield from _paths(value, (*path, index))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"dealer": "N", "turn_up": ' + "9" * 5000 + ', "bids": [], "tricks": []}',
+        "[" * 100_000 + "]" * 100_000,
+    ],
+    ids=["a 5000-digit number", "lists nested 100000 deep"],
+)
+def test_json_python_cannot_decode_is_a_hand_record_error(text: str) -> None:
+    with pytest.raises(HandRecordError, match="not valid JSON") as raised:
+        load_hand_record(text)
+    assert "\n" not in str(raised.value)
+
+
+def test_an_empty_trick_before_the_last_cannot_be_a_hand(made_by_w: dict[str, Any]) -> None:
+    """An empty trick mid-record would shift every later trick number (renege `trick`,
+    `proven_at`): a record with one is refused, like any other short trick."""
+    made_by_w["tricks"] = [made_by_w["tricks"][0], [], made_by_w["tricks"][1]]
+    made_by_w["tricks"][2][1] = "S:9S"
+    made_by_w["tricks"][0][1] = "S:9D"
+    with pytest.raises(HandRecordError, match="trick 2 has 0 cards"):
+        score_hand(HandRecord.from_json(made_by_w), get_profile("tournament"))
+
+
+def test_a_discard_that_is_not_a_euchre_card_cannot_be_a_hand(made_by_w: dict[str, Any]) -> None:
+    made_by_w["discard"] = "5H"
+    with pytest.raises(HandRecordError, match="discard 5H is not a euchre card"):
+        score_hand(HandRecord.from_json(made_by_w), get_profile("ssc"))
+
+
+def test_a_seat_dealt_twice_in_hands_cannot_be_a_hand(made_by_w: dict[str, Any]) -> None:
+    made_by_w["hands"] = {"N": ["TS", "QH", "9C", "KC", "KH"], "n": ["AS", "JH", "AD", "QD", "QC"]}
+    with pytest.raises(HandRecordError, match="'hands' gives N twice"):
+        HandRecord.from_json(made_by_w)

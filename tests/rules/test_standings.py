@@ -48,15 +48,22 @@ def test_output_has_exactly_the_contracts_fields() -> None:
 
 
 def test_alberta55_two_way_tie_not_met_goes_to_total_points_then_coin_flip() -> None:
-    games = [game("A", "C", 10, 5), game("B", "D", 11, 7)]
-    rows = standings_json({"games": games}, "alberta55")["standings"]
-    # A and B: one win each, never met; B has more points
-    assert table(rows) == [
-        (1, "B", "points"),
-        (2, "A", "points"),
-        (3, "D", "points"),
-        (4, "C", "points"),
+    games = [
+        game("A", "C", 10, 5),
+        game("B", "D", 12, 6),
+        game("E", "B", 10, 9),
+        game("E", "C", 10, 2),
     ]
+    rows = standings_json({"games": games}, "alberta55")["standings"]
+    # A and B: one win each, never met; B has more points (its 12 recorded as 10, plus 9)
+    assert table(rows) == [
+        (1, "E", None),
+        (2, "B", "points"),
+        (3, "A", "points"),
+        (4, "C", "points"),
+        (5, "D", "points"),
+    ]
+    assert rows[1]["points_for"] == 19
     games = [game("A", "C", 10, 5), game("B", "D", 10, 5)]
     rows = standings_json({"games": games}, "alberta55")["standings"]
     assert table(rows) == [

@@ -30,6 +30,7 @@ class TableSetup:
     profile: str
     points_to_win: int
     minutes: int
+    round: int = 1
     four_colour: bool = False
 
     def team_name(self, side: str) -> str:
@@ -44,6 +45,8 @@ class TableSetup:
                     team_ew=self.team_ew.strip())
         if s.table < 1:
             raise SetupError("The table number starts at 1.")
+        if s.round < 1:
+            raise SetupError("The round number starts at 1.")
         if not 1 <= s.points_to_win <= 31:
             raise SetupError("Points to win must be between 1 and 31.")
         if not 0 <= s.minutes <= 180:
@@ -65,5 +68,6 @@ class TableSetup:
             profile=str(data["profile"]),
             points_to_win=int(data["points_to_win"]),
             minutes=int(data["minutes"]),
+            round=int(data.get("round", 1)),
             four_colour=bool(data.get("four_colour", False)),
         )

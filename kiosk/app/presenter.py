@@ -1,0 +1,626 @@
+"""What each screen shows and what each button does, with no Kivy in sight.
+
+The Kivy screens are thin: they copy a view (a frozen dataclass from this
+module) into their properties and call a presenter method when tapped. All
+wording, colours, which buttons are live and which screen is up are decided
+here, so every screen's logic is tested without a window
+(tests/app/test_presenter.py).
+
+A tap that the game refuses never raises into Kivy: the presenter keeps the
+plain-words reason in `message`, which every screen shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from kiosk.table import referee
+from kiosk.table.referee import SEAT_NAMES, SIDE_NAMES, SUIT_NAMES, seat_name
+from kiosk.table.session import SEATS, IntentRefused, TableSession, side_of
+from kiosk.table.setup import TableSetup
+
+SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+RANK_LABELS = {"T": "10"}
+#: RGBA. Two-colour pack: red and black. Four-colour: clubs green, diamonds blue.
+INK = (0.08, 0.08, 0.1, 1)
+RED = (0.8, 0.05, 0.1, 1)
+GREEN = (0.0, 0.5, 0.15, 1)
+BLUE = (0.05, 0.25, 0.8, 1)
+EUCHRE_RANKS = ("9", "T", "J", "Q", "K", "A")
+
+
+def suit_colour(suit: str, four_colour: bool = False) -> tuple[float, float, float, float]:
+    """Ink for a suit: red/black, or the four-colour pack (clubs green, diamonds blue)."""
+    if four_colour:
+        return {"C": GREEN, "D": BLUE, "H": RED, "S": INK}[suit]
+    return RED if suit in ("H", "D") else INK
+
+
+def card_label(card: str) -> str:
+    """`TH` -> `10♥`: what a player reads on a drawn card face."""
+    return f"{RANK_LABELS.get(card[0], card[0])}{SUIT_SYMBOLS[card[1]]}"
+
+
+def card_words(card: str) -> str:
+    """`TH` -> 'ten of hearts' (for sentences)."""
+    ranks = {"9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+    return f"{ranks.get(card[0], card[0])} of {SUIT_NAMES[card[1]]}"
+
+
+def clock_text(seconds: float) -> str:
+    seconds = max(0, int(seconds + 0.999))
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+@dataclass(frozen=True)
+class SetupView:
+    tournament: str
+    table: str
+    round: str
+    team_ns: str
+    team_ew: str
+    profile: str
+    profiles: tuple[tuple[str, str], ...]  # (id, words) for the chooser
+    points_to_win: int
+    minutes: int
+    four_colour: bool
+    profile_notes: str
+    first_dealer: str | None
+    pairing: str = ""
+
+
+@dataclass(frozen=True)
+class ButtonView:
+    label: str
+    allowed: bool
+    reason: str
+    index: int
+
+
+@dataclass(frozen=True)
+class BiddingView:
+    title: str  # "East to bid"
+    dealer: str
+    turn_up: str | None
+    turn_up_words: str
+    round: int
+    buttons: tuple[ButtonView, ...]
+    history: tuple[str, ...]
+    explain: str  # the refused options, each in a sentence
+    hint: str  # a rule the camera cannot check, as a reminder
+
+
+@dataclass(frozen=True)
+class SeatView:
+    seat: str
+    name: str
+    card: str | None
+    on_turn: bool
+    sitting_out: bool
+
+
+@dataclass(frozen=True)
+class LiveView:
+    title: str
+    trump: str
+    contract: str
+    seats: tuple[SeatView, ...]
+    tricks: dict[str, int]
+    teams: dict[str, str]
+    trick_number: int
+    notices: tuple[str, ...]
+    scores: dict[str, int]
+    clock: str
+    won_by: str = ""
+    camera: bool = False
+    trump_suit: str = ""
+    director_called: bool = False
+
+
+@dataclass(frozen=True)
+class RenegeView:
+    headline: str
+    story: tuple[str, ...]
+    failed_card: str | None
+    proof_card: str | None
+    trick: int
+    proven_at: int
+    frames: tuple[str, ...]
+    options: tuple[ButtonView, ...]
+    director_called: bool
+
+
+@dataclass(frozen=True)
+class CorrectionView:
+    rows: tuple[tuple[int, tuple[tuple[str, str | None], ...]], ...]  # trick -> (seat, card)
+    selected: tuple[int, str] | None
+    prompt: str
+    log: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ScoreView:
+    teams: dict[str, str]
+    scores: dict[str, int]
+    points_to_win: int
+    hand_summary: str
+    clock: str
+    clock_note: str
+    can_next: bool
+    can_end: bool
+    hands: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class GameEndView:
+    headline: str
+    teams: dict[str, str]
+    scores: dict[str, int]
+    confirmed: dict[str, bool]
+    sent: bool
+    note: str
+
+
+@dataclass
+class TablePresenter:
+    """Turns the session into views and taps into intents."""
+
+    session: TableSession
+    camera: bool = False  # a live picture is shown behind the table
+    message: str = ""
+    overlay: str | None = None  # a screen the players opened: 'correction', 'score', ...
+    selected: tuple[int, str] | None = None
+    _listeners: list[Callable[[], None]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.session.subscribe(lambda _s: self._changed())
+
+    # ------------------------------------------------------------ plumbing
+
+    def subscribe(self, listener: Callable[[], None]) -> None:
+        self._listeners.append(listener)
+
+    def _changed(self) -> None:
+        for listener in list(self._listeners):
+            listener()
+
+    def _do(self, action: Callable[[], Any]) -> bool:
+        """Run an intent; a refusal becomes `message` for the screen."""
+        try:
+            action()
+        except IntentRefused as refused:
+            self.message = str(refused)
+            self._changed()
+            return False
+        self.message = ""
+        self._changed()
+        return True
+
+    @property
+    def four_colour(self) -> bool:
+        s = self.session.setup
+        return bool(s and s.four_colour)
+
+    @property
+    def screen(self) -> str:
+        """The screen to show: the game's phase, unless the players opened one."""
+        phase = self.session.phase
+        if self.overlay == "correction" and phase in ("playing", "renege", "hand_over"):
+            return "correction"
+        if self.overlay == "score" and phase in ("playing", "bidding"):
+            return "score"
+        if self.overlay == "calibration" and phase in ("setup", "ready"):
+            return "calibration"
+        return {
+            "setup": "setup", "ready": "setup", "bidding": "bidding", "playing": "live",
+            "renege": "renege", "hand_over": "score", "game_over": "game_end",
+            "confirmed": "game_end",
+        }[phase]
+
+    def open(self, overlay: str | None) -> None:
+        """Open a screen on top of the game's own (or None to go back)."""
+        self.overlay = overlay
+        self.selected = None
+        self.message = ""
+        self._changed()
+
+    def teams(self) -> dict[str, str]:
+        s = self.session.setup
+        if s is None:
+            return dict(SIDE_NAMES)
+        return {"NS": s.team_name("NS"), "EW": s.team_name("EW")}
+
+    def clock(self) -> str:
+        left = self.session.time_left()
+        if left is None:
+            return clock_text(self.session.elapsed())
+        return clock_text(max(0.0, left))
+
+    # ---------------------------------------------------------------- setup
+
+    def setup_view(self) -> SetupView:
+        s = self.session.setup or default_setup()
+        info = referee.profile_info(s.profile)
+        return SetupView(
+            tournament=s.tournament, table=str(s.table), round=str(s.round),
+            team_ns=s.team_ns, team_ew=s.team_ew, profile=s.profile,
+            profiles=tuple((p, referee.profile_info(p).name) for p in referee.profile_ids()),
+            points_to_win=s.points_to_win, minutes=s.minutes, four_colour=s.four_colour,
+            profile_notes=info.notes,
+            first_dealer=self.session.first_dealer,
+            pairing=self.pairing_status(),
+        )
+
+    def profile_defaults(self, profile: str) -> tuple[int, int]:
+        """Points to win and minutes a profile suggests (the set-up pre-fills them)."""
+        info = referee.profile_info(profile)
+        return info.points_to_win, info.minutes
+
+    def save_setup(self, tournament: str, table: str, round_: str, team_ns: str, team_ew: str,
+                   profile: str, points_to_win: int, minutes: int, four_colour: bool) -> bool:
+        try:
+            setup = TableSetup(tournament=tournament, table=int(table or 0),
+                               round=int(round_ or 0), team_ns=team_ns, team_ew=team_ew,
+                               profile=profile, points_to_win=int(points_to_win),
+                               minutes=int(minutes), four_colour=four_colour)
+        except ValueError:
+            self.message = "Table and round are numbers."
+            self._changed()
+            return False
+        return self._do(lambda: self.session.configure(setup))
+
+    def pairing_status(self) -> str:
+        """Whether results can reach the director, in plain words."""
+        outbox = self.session.outbox
+        if outbox is None:
+            return "No director: results stay on this kiosk."
+        server = outbox.config().get("server")
+        if not server:
+            return "Not paired with the director yet: results wait on this kiosk."
+        return f"Paired with the director at {server}."
+
+    def pair(self, server: str, code: str, pairer: Callable[[str, str], Any] | None = None,
+             fetcher: Callable[[str, str], dict[str, Any]] | None = None) -> bool:
+        """Pair with the director by the code its Tables page shows, then fill in the
+        set-up (table, teams, rules) from what the director says this table plays."""
+        from kiosk.table.assignment import (
+            AssignmentError,
+            fetch_assignment,
+            setup_from_assignment,
+        )
+        from kiosk.table.pairing import PairingError, pair_with_code
+
+        outbox = self.session.outbox
+        if outbox is None:
+            return self._say("This kiosk has no outbox to send results with.")
+        if not server.strip() or not code.strip():
+            return self._say("Type the director's address and the table's code.")
+        try:
+            paired = (pairer or pair_with_code)(server.strip(), code.strip().upper())
+        except PairingError as problem:
+            return self._say(str(problem))
+        outbox.configure(paired.server, paired.token)
+        current = self.session.setup or default_setup()
+        from dataclasses import replace
+
+        setup = replace(current, table=paired.table,
+                        tournament=paired.tournament or current.tournament)
+        note = ""
+        try:
+            data = (fetcher or fetch_assignment)(paired.server, paired.token)
+            setup = setup_from_assignment(setup, data)
+        except AssignmentError as problem:
+            note = f"Paired, but the seating did not come: {problem} Check the names."
+        if self.session.started_at is None and not self._do(
+                lambda: self.session.configure(setup)):
+            return False
+        if note:
+            self._say(note)
+        return True
+
+    def _say(self, message: str) -> bool:
+        self.message = message
+        self._changed()
+        return False
+
+    def start(self, dealer: str) -> bool:
+        return self._do(lambda: self.session.start_game(dealer))
+
+    # -------------------------------------------------------------- bidding
+
+    def bidding_view(self) -> BiddingView:
+        session = self.session
+        hand = session.hand
+        assert hand is not None and hand.view is not None
+        view = hand.view
+        options = session.bid_options()
+        buttons = tuple(ButtonView(o.label, o.allowed, o.reason, i) for i, o in enumerate(options))
+        history = tuple(_bid_words(b) for b in hand.bids)
+        explain = " ".join(dict.fromkeys(o.reason for o in options if not o.allowed and o.reason))
+        to_bid = seat_name(view.to_bid)
+        if view.bidding_round == 1 and view.turn_up is None:
+            title = "Show the turn-up card to the camera, or tap it below"
+        else:
+            title = f"{to_bid} to bid"
+        return BiddingView(
+            title=title, dealer=f"{seat_name(hand.dealer)} dealt",
+            turn_up=view.turn_up,
+            turn_up_words=card_words(view.turn_up) if view.turn_up else "not seen yet",
+            round=view.bidding_round, buttons=buttons, history=history, explain=explain,
+            hint=view.hint,
+        )
+
+    def tap_bid(self, index: int) -> bool:
+        options = self.session.bid_options()
+        if not 0 <= index < len(options):
+            return False
+        option = options[index]
+        if not option.allowed:
+            self.message = option.reason
+            self._changed()
+            return False
+        return self._do(lambda: self.session.bid(option.call, option.suit, option.alone))
+
+    def tap_turn_up(self, card: str) -> bool:
+        return self._do(lambda: self.session.see_turn_up(card, source="tap"))
+
+    # ----------------------------------------------------------------- live
+
+    def live_view(self) -> LiveView:
+        session = self.session
+        hand = session.hand
+        assert hand is not None and hand.view is not None
+        view = hand.view
+        current = view.tricks[-1] if view.tricks else None
+        done = sum(1 for t in view.tricks if t.winner is not None)
+        on_table: dict[str, str] = {}
+        won_by = ""
+        if current is not None and (current.winner is None or hand.cleared < done):
+            on_table = dict(current.cards)  # an open trick, or a full one not yet raked in
+            if current.winner is not None:
+                won_by = f"Trick {done} to {seat_name(current.winner)}"
+        seats = tuple(
+            SeatView(seat=s, name=SEAT_NAMES[s], card=on_table.get(s) or hand.pending.get(s),
+                     on_turn=view.to_play == s, sitting_out=view.sitting_out == s)
+            for s in SEATS
+        )
+        if session.phase == "hand_over":
+            title = "Hand over"
+        elif won_by:
+            title = won_by
+        elif view.to_play:
+            title = f"{seat_name(view.to_play)} to play"
+        else:
+            title = "Waiting for the cards"
+        trump = f"Trump: {SUIT_NAMES[view.trump]} {SUIT_SYMBOLS[view.trump]}" if view.trump else ""
+        contract = ""
+        if view.maker:
+            contract = f"{seat_name(view.maker)} made it" + (" and plays alone" if view.alone
+                                                              else "")
+        notices = tuple(n.text for n in session.notices[-2:] if n.hand == hand.number)
+        if view.problem:
+            notices = (*notices, view.problem)
+        return LiveView(title=title, trump=trump, contract=contract, seats=seats,
+                        tricks=dict(view.tricks_won), teams=self.teams(),
+                        trick_number=min(5, view.trick_number), notices=notices,
+                        scores=session.scores, clock=self.clock(), won_by=won_by,
+                        camera=self.camera, trump_suit=view.trump or "",
+                        director_called=hand.director_called)
+
+    # --------------------------------------------------------------- renege
+
+    def renege_view(self) -> RenegeView:
+        session = self.session
+        hand = session.hand
+        assert hand is not None and hand.view is not None
+        r = hand.view.renege
+        assert r is not None
+        who = seat_name(r.seat)
+        led = SUIT_NAMES.get(r.led_suit or "", "the suit led")
+        story = [f"In trick {r.trick}, {led} were led and {who} played "
+                 + (f"the {card_words(r.failed_card)}." if r.failed_card else "another suit.")]
+        if r.proof_card:
+            story.append(f"In trick {r.proven_at}, {who} played the {card_words(r.proof_card)}: "
+                         f"{who} still had {led} and did not follow suit.")
+        options = tuple(ButtonView(o.label, True, "", i)
+                        for i, o in enumerate(referee.renege_options(
+                            session.profile, hand.view, hand.renege_choice)))
+        frames = self._frames(hand.number, r)
+        return RenegeView(headline=f"Renege: {who} did not follow suit", story=tuple(story),
+                          failed_card=r.failed_card, proof_card=r.proof_card, trick=r.trick,
+                          proven_at=r.proven_at, frames=frames, options=options,
+                          director_called=hand.director_called)
+
+    def frame_name(self, event: Any) -> str | None:
+        """Where to keep the frame a played card was read from (None: not kept)."""
+        hand = self.session.hand
+        if hand is None or hand.view is None:
+            return None
+        seat = getattr(event, "seat", None)
+        for number, trick in enumerate(hand.view.tricks, start=1):
+            if seat and any(s == seat and c == getattr(event, "card", None)
+                            for s, c in trick.cards):
+                path = self.session.frame_path(hand.number, number, seat)
+                return None if path is None else str(path)
+        return None
+
+    def _frames(self, hand: int, r: referee.RenegeView) -> tuple[str, ...]:
+        """Saved camera frames of the two tricks, where the frame source kept them."""
+        paths = [self.session.frame_path(hand, t, r.seat) for t in (r.trick, r.proven_at)]
+        return tuple(str(p) for p in paths if p is not None and p.exists())
+
+    def tap_renege_option(self, index: int) -> bool:
+        hand = self.session.hand
+        if hand is None or hand.view is None:
+            return False
+        options = referee.renege_options(self.session.profile, hand.view, hand.renege_choice)
+        if not 0 <= index < len(options):
+            return False
+        return self._do(lambda: self.session.choose_renege(options[index].choice))
+
+    def call_director(self) -> bool:
+        return self._do(self.session.call_director)
+
+    # ----------------------------------------------------------- correction
+
+    def correction_view(self) -> CorrectionView:
+        hand = self.session.hand
+        assert hand is not None and hand.view is not None
+        rows = []
+        for number, trick in enumerate(hand.view.tricks, start=1):
+            cards = dict(trick.cards)
+            rows.append((number, tuple((s, cards.get(s)) for s in SEATS
+                                       if s != hand.view.sitting_out)))
+        if hand.view.to_play and (not rows or all(c for _s, c in rows[-1][1])):
+            number = len(rows) + 1
+            rows.append((number, tuple((s, None) for s in SEATS if s != hand.view.sitting_out)))
+        if self.selected:
+            t, s = self.selected
+            prompt = f"Trick {t}, {seat_name(s)}: tap the right card"
+        else:
+            prompt = "Tap the card the camera got wrong (or an empty place to add one)"
+        log = tuple(
+            f"Trick {c.trick}, {seat_name(c.seat)}: "
+            + (f"{card_label(c.was)} corrected to {card_label(c.card)}" if c.was
+               else f"{card_label(c.card)} added")
+            for c in self.session.corrections if c.hand == hand.number
+        )
+        return CorrectionView(rows=tuple(rows), selected=self.selected, prompt=prompt,
+                              log=log[-4:])
+
+    def select_slot(self, trick: int, seat: str) -> None:
+        self.selected = (trick, seat)
+        self.message = ""
+        self._changed()
+
+    def pick_card(self, card: str) -> bool:
+        if self.selected is None:
+            self.message = "First tap the card to fix."
+            self._changed()
+            return False
+        trick, seat = self.selected
+        ok = self._do(lambda: self.session.correct(trick, seat, card))
+        if ok:
+            self.selected = None
+            self._changed()
+        return ok
+
+    # ---------------------------------------------------------------- score
+
+    def score_view(self) -> ScoreView:
+        session = self.session
+        setup = session.setup
+        assert setup is not None
+        teams = self.teams()
+        hand = session.hand
+        summary = ""
+        points = session.current_points()
+        if hand is not None and hand.view is not None and points is not None:
+            summary = _result_words(hand.view, points, teams)
+        left = session.time_left()
+        if left is None:
+            clock_note = "No time limit"
+        elif left > 0:
+            clock_note = "Time left"
+        else:
+            clock_note = referee.profile_info(session.profile).at_time
+        hands = tuple(
+            f"Hand {h.number}: " + (", ".join(f"{teams[side]} {h.points[side]:+d}"
+                                              for side in ("NS", "EW") if h.points.get(side))
+                                    or "new deal")
+            for h in session.finished[-6:]
+        )
+        phase = session.phase
+        return ScoreView(
+            teams=teams, scores=session.scores, points_to_win=setup.points_to_win,
+            hand_summary=summary, clock=self.clock(), clock_note=clock_note,
+            can_next=phase == "hand_over" and not session.game_can_end(),
+            can_end=session.game_can_end(), hands=hands,
+        )
+
+    def next_hand(self) -> bool:
+        return self._do(self.session.next_hand)
+
+    def end_game(self) -> bool:
+        return self._do(self.session.end_game)
+
+    # ------------------------------------------------------------- game end
+
+    def game_end_view(self) -> GameEndView:
+        session = self.session
+        teams = self.teams()
+        scores = session.scores
+        if scores["NS"] == scores["EW"]:
+            headline = f"A tie, {scores['NS']} to {scores['EW']}"
+        else:
+            win = "NS" if scores["NS"] > scores["EW"] else "EW"
+            lose = "EW" if win == "NS" else "NS"
+            headline = f"{teams[win]} win {scores[win]} to {scores[lose]}"
+        confirmed = {side: side in session.confirmed for side in ("NS", "EW")}
+        if session.submitted:
+            note = self._delivery()
+        elif all(confirmed.values()):
+            note = "Both teams agree. Waiting to send to the director."
+        else:
+            note = "Each team taps its own button to agree with this score."
+        return GameEndView(headline=headline, teams=teams, scores=scores, confirmed=confirmed,
+                           sent=session.submitted, note=note)
+
+    def _delivery(self) -> str:
+        """Whether the director has the result yet, in plain words."""
+        outbox = self.session.outbox
+        item = outbox.item(self.session.game_id()) if outbox is not None else None
+        if item is not None and item.state == "acknowledged":
+            return "The director has the result. Thank you!"
+        if item is not None and item.state == "rejected":
+            return "The director refused the result: please call the director."
+        return "Saved. It goes to the director as soon as the director can be reached."
+
+    def confirm(self, side: str) -> bool:
+        return self._do(lambda: self.session.confirm(side))
+
+    def new_game(self) -> bool:
+        return self._do(self.session.new_game)
+
+    # --------------------------------------------------------------- camera
+
+    def apply(self, event: Any, source: str = "camera") -> bool:
+        """A vision event from the reader (already on the UI thread)."""
+        return self.session.feed(event, source=source)
+
+
+def default_setup() -> TableSetup:
+    info = referee.profile_info(referee.DEFAULT_PROFILE)
+    return TableSetup(tournament="", table=1, round=1, team_ns="", team_ew="",
+                      profile=info.id, points_to_win=info.points_to_win, minutes=info.minutes)
+
+
+def _bid_words(bid: dict[str, Any]) -> str:
+    who = seat_name(bid["seat"])
+    alone = " alone" if bid.get("alone") else ""
+    if bid["call"] == "pass":
+        return f"{who}: pass"
+    if bid["call"] == "order":
+        return f"{who}: order it up{alone}"
+    return f"{who}: {SUIT_NAMES[bid['suit']]}{alone}"
+
+
+def _result_words(view: referee.HandView, points: dict[str, int], teams: dict[str, str]) -> str:
+    result = view.result or view.penalty_now or {}
+    outcome = result.get("outcome", "")
+    if outcome == "passed":
+        return "Everyone passed: new deal."
+    gains = [f"{teams[s]} {points[s]:+d}" for s in ("NS", "EW") if points.get(s)]
+    makers = str(result.get("makers"))
+    words = {
+        "made": f"{teams.get(makers, makers)} made it",
+        "march": f"{teams.get(makers, makers)} took all five tricks",
+        "euchred": f"{teams.get(makers, makers)} were euchred",
+        "renege": f"Renege by {seat_name(view.renege.seat)}" if view.renege else "Renege",
+    }.get(outcome, outcome.replace("_", " ").capitalize())
+    return f"{words}: {', '.join(gains) or 'no points'}"
+
+
+__all__ = ["TablePresenter", "side_of", "EUCHRE_RANKS"]

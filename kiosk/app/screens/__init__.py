@@ -1,0 +1,1 @@
+"""One Kivy screen per module, each with its kv file beside it."""

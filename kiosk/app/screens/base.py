@@ -1,0 +1,30 @@
+"""What every screen shares: the presenter, its message, a refresh."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.uix.screenmanager import Screen
+
+
+class KioskScreen(Screen):
+    """A screen shows the presenter's view and sends taps back; nothing more."""
+
+    presenter: Any = ObjectProperty(None, allownone=True)
+    message = StringProperty("")
+    four_colour = BooleanProperty(False)
+
+    def refresh(self) -> None:
+        p = self.presenter
+        if p is None:
+            return
+        self.message = p.message
+        self.four_colour = p.four_colour
+        self.show()
+
+    def show(self) -> None:
+        """Copy the presenter's view for this screen into its properties."""
+
+    def tick(self) -> None:
+        """Called every second while shown (clocks)."""

@@ -1,0 +1,54 @@
+"""Correction: tap a card the camera misread, then tap the right one. Every fix is logged."""
+
+from __future__ import annotations
+
+from kivy.properties import StringProperty
+from kivy.uix.label import Label
+
+from kiosk.app.presenter import EUCHRE_RANKS, SUIT_SYMBOLS
+from kiosk.app.screens.base import KioskScreen
+from kiosk.app.widgets import CardFace, load_kv
+
+
+class CorrectionScreen(KioskScreen):
+    prompt = StringProperty("")
+    log = StringProperty("")
+
+    def show(self) -> None:
+        v = self.presenter.correction_view()
+        if (v, self.four_colour) == getattr(self, "_shown", None):
+            return  # nothing changed: keep the widgets (rebuilding them is slow)
+        self._shown = (v, self.four_colour)
+        self.prompt = v.prompt
+        self.log = "\n".join(v.log) or "No corrections in this hand."
+        grid = self.ids.tricks
+        grid.clear_widgets()
+        grid.add_widget(Label(text="", size_hint_x=None, width="24mm"))
+        for name in ("North", "East", "South", "West"):
+            grid.add_widget(Label(text=name, font_size="20sp", bold=True))
+        for number, cards in v.rows:
+            grid.add_widget(Label(text=f"Trick {number}", font_size="20sp",
+                                  size_hint_x=None, width="24mm"))
+            shown = dict(cards)
+            for seat in ("N", "E", "S", "W"):
+                if seat not in shown:  # the partner of a lone player sits out
+                    grid.add_widget(Label(text="sits out", font_size="18sp"))
+                    continue
+                card = shown[seat]
+                face = CardFace(card=card or "", caption=seat, four_colour=self.four_colour,
+                                highlight=v.selected == (number, seat))
+                face.bind(on_release=lambda _f, t=number, s=seat:
+                          self.presenter.select_slot(t, s))
+                grid.add_widget(face)
+        picker = self.ids.picker
+        picker.clear_widgets()
+        for suit in SUIT_SYMBOLS:
+            for rank in EUCHRE_RANKS:
+                card = rank + suit
+                face = CardFace(card=card, four_colour=self.four_colour,
+                                disabled=v.selected is None)
+                face.bind(on_release=lambda _f, c=card: self.presenter.pick_card(c))
+                picker.add_widget(face)
+
+
+load_kv(__file__)

@@ -1,0 +1,74 @@
+"""Live hand: the table from above, the card read in each seat, whose turn, tricks won."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.graphics.texture import Texture
+from kivy.properties import (
+    BooleanProperty,
+    DictProperty,
+    ListProperty,
+    ObjectProperty,
+    StringProperty,
+)
+
+from kiosk.app.presenter import INK, SUIT_SYMBOLS, suit_colour
+from kiosk.app.screens.base import KioskScreen
+from kiosk.app.widgets import load_kv, suit_markup
+
+
+class LiveScreen(KioskScreen):
+    title = StringProperty("")
+    trump = StringProperty("")
+    contract = StringProperty("")
+    tricks = StringProperty("")
+    score = StringProperty("")
+    clock = StringProperty("")
+    notices = StringProperty("")
+    cards = DictProperty({"N": "", "E": "", "S": "", "W": ""})
+    turn_seat = StringProperty("")
+    sitting_out = StringProperty("")
+    camera = BooleanProperty(False)
+    director_called = BooleanProperty(False)
+    trump_symbol = StringProperty("")
+    trump_ink = ListProperty([1, 1, 1, 0.35])
+    frame: Any = ObjectProperty(None, allownone=True)
+
+    def show(self) -> None:
+        v = self.presenter.live_view()
+        self.title = v.title
+        self.trump = suit_markup(v.trump, self.four_colour)
+        self.trump_symbol = SUIT_SYMBOLS.get(v.trump_suit, "")
+        if v.trump_suit:
+            r, g, b, _a = suit_colour(v.trump_suit, self.four_colour)
+            # on the green felt, black ink reads as white, softened to stay behind the cards
+            self.trump_ink = [r, g, b, 0.6] if (r, g, b) != INK[:3] else [1, 1, 1, 0.45]
+        self.contract = v.contract
+        self.cards = {s.seat: s.card or "" for s in v.seats}
+        self.turn_seat = next((s.seat for s in v.seats if s.on_turn), "")
+        self.sitting_out = next((s.seat for s in v.seats if s.sitting_out), "")
+        self.tricks = "\n".join(f"{v.teams[side]}: [b]{v.tricks[side]}[/b] trick"
+                                + ("" if v.tricks[side] == 1 else "s") for side in ("NS", "EW"))
+        self.score = "Score  " + "  ".join(f"{v.teams[side]} {v.scores[side]}"
+                                           for side in ("NS", "EW"))
+        self.clock = v.clock
+        self.notices = "\n".join(v.notices)
+        self.camera = v.camera
+        self.director_called = v.director_called
+
+    def tick(self) -> None:
+        if self.presenter is not None:
+            self.clock = self.presenter.clock()
+
+    def show_frame(self, frame: Any) -> None:
+        """A BGR camera frame (numpy) behind the table; called on the UI thread."""
+        h, w = frame.shape[:2]
+        if self.frame is None or self.frame.size != (w, h):
+            self.frame = Texture.create(size=(w, h), colorfmt="bgr")
+            self.frame.flip_vertical()
+        self.frame.blit_buffer(frame.tobytes(), colorfmt="bgr", bufferfmt="ubyte")
+        self.property("frame").dispatch(self)  # same texture, new pixels: redraw
+
+
+load_kv(__file__)

@@ -1,0 +1,133 @@
+"""The camera hook: a frame source feeding a trick reader, events into the session.
+
+    frames (cv2.VideoCapture: camera N or a video file)
+      -> reader(frame, t) -> iterable of kiosk.vision.events
+      -> on_events(events, source)      (the app moves them to the UI thread)
+
+The trick reader is plugged in as any callable `reader(frame, t)`; until one
+is given the feed uses `null_reader` and the players tap what the camera
+would have seen. Frames are read in a background thread so a slow detector
+never freezes the touchscreen; the session itself is only ever touched from
+the UI thread (one writer to the journal).
+
+`t` is what makes a sighting's idempotency key: wall-clock seconds for a
+camera (so keys never repeat across restarts) and the position in the file
+for a video (so replaying the file after a restart re-sends the same keys and
+nothing is counted twice).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from kiosk.vision.events import VisionEvent
+
+Reader = Callable[[Any, float], Iterable[VisionEvent]]
+#: (events, source, the frame they were read from)
+EventSink = Callable[[list[VisionEvent], str, Any], None]
+FrameSink = Callable[[Any], None]
+
+
+class FeedError(Exception):
+    """The camera or video cannot be opened; the message is one line for the user."""
+
+
+def null_reader(frame: Any, t: float) -> Iterable[VisionEvent]:
+    """No trick reader yet: frames are shown, nothing is read from them."""
+    return ()
+
+
+def open_capture(camera: int | None = None, video: str | None = None) -> tuple[Any, str]:
+    """Open a camera index or a video file with OpenCV; (capture, source name)."""
+    import os
+
+    # OpenCV and FFmpeg log their own failures at length; the user gets our one line.
+    os.environ.setdefault("OPENCV_LOG_LEVEL", "OFF")
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
+    import cv2
+
+    if video is not None:
+        if not Path(video).is_file():
+            raise FeedError(f"cannot open video {video!r}: no such file")
+        capture = cv2.VideoCapture(video)
+        source = f"video:{Path(video).name}"
+        what = f"video {video!r}"
+        why = "not a video OpenCV can read"
+    else:
+        capture = cv2.VideoCapture(int(camera or 0))
+        source = f"camera:{camera}"
+        what = f"camera {camera}"
+        why = "is it connected? try another number"
+    if not capture.isOpened():
+        raise FeedError(f"cannot open {what} ({why})")
+    ok, _frame = capture.read()
+    if not ok:
+        capture.release()
+        raise FeedError(f"cannot read a frame from {what}")
+    if video is not None:
+        capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
+    return capture, source
+
+
+def save_frame(path: str | Path, frame: Any) -> None:
+    """Keep the frame a card was read from: the renege screen shows it as evidence."""
+    import cv2
+
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
+
+
+class FrameFeed:
+    """Reads frames in a background thread and hands on what the reader saw."""
+
+    def __init__(self, capture: Any, source: str, reader: Reader = null_reader,
+                 is_video: bool = False, fps: float = 15.0) -> None:
+        self.capture = capture
+        self.source = source
+        self.reader = reader
+        self.is_video = is_video
+        self.fps = fps
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self, on_events: EventSink, on_frame: FrameSink | None = None) -> None:
+        self._thread = threading.Thread(target=self._run, args=(on_events, on_frame),
+                                        name="frames", daemon=True)
+        self._thread.start()
+
+    def _run(self, on_events: EventSink, on_frame: FrameSink | None) -> None:
+        import cv2
+
+        start = time.monotonic()
+        while not self._stop.is_set():
+            ok, frame = self.capture.read()
+            if not ok:
+                if self.is_video:
+                    return  # the video ended; the session keeps what it saw
+                time.sleep(0.2)
+                continue
+            if self.is_video:
+                t = self.capture.get(cv2.CAP_PROP_POS_MSEC) / 1000.0
+                # play a file at its own speed, not as fast as it decodes
+                lag = t - (time.monotonic() - start)
+                if lag > 0:
+                    time.sleep(lag)
+            else:
+                t = time.time()
+            events = list(self.reader(frame, t))
+            if events:
+                on_events(events, self.source, frame)
+            if on_frame is not None:
+                on_frame(frame)
+            if not self.is_video:
+                time.sleep(1.0 / self.fps)
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+        self.capture.release()

@@ -1,0 +1,690 @@
+"""One table's game: the trick reader's events and the players' taps in,
+a referee's view of the game out, and a journal that never loses a play.
+
+How it works, and why:
+
+* Every change enters through one door, `_record()`: the entry is appended to
+  the journal and committed, *then* applied, *then* listeners (the screens)
+  are told. A kill at any point loses nothing that was shown.
+* State is never saved. `TableSession.open()` replays the journal through
+  `_apply()`, the same code the live path uses, so a restart resumes exactly
+  where the kiosk stopped.
+* Taps are checked before they are recorded (a bid the profile forbids is
+  refused with plain words and never enters the journal). Camera events are
+  observations: they are always recorded, then interpreted, and what cannot be
+  used becomes a warning for the players.
+* Idempotency keys: a re-sent camera event, or a second tap on the same
+  bidding turn, has the key of one already recorded and is dropped.
+* The session holds no euchre rules: each hand is rebuilt from what was seen
+  (dealer, turn-up, bids, cards) by `kiosk.table.referee`, which asks the
+  rules engine. A corrected card simply rebuilds the hand.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from kiosk.table import referee
+from kiosk.table.journal import Entry, Journal
+from kiosk.table.setup import SetupError, TableSetup
+from kiosk.vision.events import (
+    CardPlayed,
+    ReaderWarning,
+    TrickCleared,
+    TrickComplete,
+    VisionEvent,
+    event_from_json,
+)
+
+SEATS = ("N", "E", "S", "W")
+SIDES = ("NS", "EW")
+
+
+class IntentRefused(ValueError):
+    """A tap the game cannot take now; the message is plain words for the players."""
+
+
+def left_of(seat: str) -> str:
+    """The next seat clockwise; seat names are part of the contract, not a rule."""
+    return SEATS[(SEATS.index(seat) + 1) % 4]
+
+
+def side_of(seat: str) -> str:
+    return "NS" if seat in ("N", "S") else "EW"
+
+
+@dataclass
+class HandLog:
+    """What was seen and tapped during one hand; the referee turns it into a game."""
+
+    number: int
+    dealer: str
+    turn_up: str | None = None
+    bids: list[dict[str, Any]] = field(default_factory=list)
+    plays: list[tuple[str, str]] = field(default_factory=list)  # (seat, card) in play order
+    pending: dict[str, str] = field(default_factory=dict)  # seen before that seat's turn
+    renege_choice: str | None = None
+    director_called: bool = False
+    cleared: int = 0  # completed tricks the camera saw pushed away
+    view: referee.HandView | None = None
+
+
+@dataclass(frozen=True)
+class FinishedHand:
+    number: int
+    dealer: str
+    record: dict[str, Any]
+    result: dict[str, Any]
+    points: dict[str, int]
+
+
+@dataclass(frozen=True)
+class Correction:
+    hand: int
+    trick: int
+    seat: str
+    was: str | None
+    card: str
+    seq: int
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A message for the players (a camera warning, a refused reading)."""
+
+    text: str
+    seat: str | None
+    seq: int
+    hand: int
+
+
+class TableSession:
+    """The game at one table, rebuilt from and kept in its journal."""
+
+    def __init__(self, journal: Journal, clock: Callable[[], float] = time.time,
+                 outbox: Any | None = None, frames_dir: str | Path | None = None) -> None:
+        self.journal = journal
+        self.clock = clock
+        self.outbox = outbox
+        #: where the camera's frames of played cards are kept (renege evidence)
+        self.frames_dir = None if frames_dir is None else Path(frames_dir)
+        self._listeners: list[Callable[[TableSession], None]] = []
+        self._replaying = False
+        self._reset()
+        self._replaying = True
+        try:
+            for entry in journal.entries():
+                self._apply(entry)
+        finally:
+            self._replaying = False
+
+    @classmethod
+    def open(cls, path: str | Path, clock: Callable[[], float] = time.time,
+             outbox: Any | None = None, frames_dir: str | Path | None = None) -> TableSession:
+        """Open (or create) the journal at `path` and resume the game in it."""
+        return cls(Journal(path, clock=clock), clock=clock, outbox=outbox,
+                   frames_dir=frames_dir)
+
+    # ------------------------------------------------------------------ state
+
+    def _reset(self) -> None:
+        self.setup: TableSetup | None = None
+        self.started_at: float | None = None
+        self.first_dealer: str | None = None
+        self.finished: list[FinishedHand] = []
+        self.hand: HandLog | None = None
+        self.game_ended = False
+        self.confirmed: set[str] = set()
+        self.submitted = False
+        self.corrections: list[Correction] = []
+        self.notices: list[Notice] = []
+        self.last_seq = 0
+        self.seen_sources: dict[str, int] = {}
+
+    @property
+    def profile(self) -> str:
+        return self.setup.profile if self.setup else referee.DEFAULT_PROFILE
+
+    @property
+    def scores(self) -> dict[str, int]:
+        """Points per side: every finished hand, plus the current one once scored."""
+        total = {"NS": 0, "EW": 0}
+        for hand in self.finished:
+            for side in SIDES:
+                total[side] += hand.points.get(side, 0)
+        current = self.current_points()
+        if current:
+            for side in SIDES:
+                total[side] += current.get(side, 0)
+        return total
+
+    def current_points(self) -> dict[str, int] | None:
+        """The current hand's points once they are settled (None before)."""
+        hand = self.hand
+        if hand is None or hand.view is None or hand.view.phase == "bidding":
+            return None
+        return referee.settle(hand.view, hand.renege_choice).points
+
+    @property
+    def phase(self) -> str:
+        """Where the table is; each phase has its screen."""
+        if self.setup is None:
+            return "setup"
+        if self.submitted or self.confirmed >= set(SIDES):
+            return "confirmed"
+        if self.game_ended:
+            return "game_over"
+        if self.hand is None:
+            return "ready"
+        view = self.hand.view
+        assert view is not None
+        if view.phase == "bidding":
+            return "bidding"
+        settled = referee.settle(view, self.hand.renege_choice)
+        if settled.needs_players:
+            return "renege"
+        return "hand_over" if settled.over else "playing"
+
+    def elapsed(self) -> float:
+        """Seconds since the first deal (0 before the game starts)."""
+        if self.started_at is None:
+            return 0.0
+        return max(0.0, self.clock() - self.started_at)
+
+    def time_left(self) -> float | None:
+        """Seconds left on the game clock; None when the profile sets no limit."""
+        if self.setup is None or self.setup.minutes <= 0:
+            return None
+        return self.setup.minutes * 60 - self.elapsed()
+
+    def time_is_up(self) -> bool:
+        left = self.time_left()
+        return left is not None and left <= 0
+
+    def winner(self) -> str | None:
+        """The side that reached the points to win, if one has."""
+        if self.setup is None:
+            return None
+        scores = self.scores
+        for side in SIDES:
+            if scores[side] >= self.setup.points_to_win:
+                return side
+        return None
+
+    def game_can_end(self) -> bool:
+        """A side has won, or time is up and no hand is in play."""
+        if self.winner() is not None:
+            return True
+        return self.time_is_up() and self.phase in ("hand_over", "ready")
+
+    # -------------------------------------------------------------- listening
+
+    def subscribe(self, listener: Callable[[TableSession], None]) -> None:
+        """Call `listener(session)` after every committed change."""
+        self._listeners.append(listener)
+
+    def _notify(self) -> None:
+        for listener in list(self._listeners):
+            listener(self)
+
+    # ---------------------------------------------------------------- intents
+
+    def configure(self, setup: TableSetup) -> None:
+        """Set (or change, before the first deal) what this table plays."""
+        if self.started_at is not None:
+            raise IntentRefused("The game has started; the set-up can no longer change.")
+        try:
+            checked = setup.checked()
+            referee.profile_info(checked.profile)
+        except (SetupError, KeyError) as problem:
+            raise IntentRefused(str(problem).strip("'\"")) from None
+        self._record("setup", checked.to_json(), key=f"setup:{uuid.uuid4().hex}")
+
+    def start_game(self, dealer: str) -> None:
+        """The first dealer was drawn (first jack); the clock starts."""
+        if self.setup is None:
+            raise IntentRefused("Set up the table first.")
+        if self.started_at is not None:
+            raise IntentRefused("The game has already started.")
+        if dealer not in SEATS:
+            raise IntentRefused(f"Unknown seat {dealer!r}.")
+        self._record("start", {"dealer": dealer}, key="start")
+
+    def see_turn_up(self, card: str, source: str = "tap") -> None:
+        """The turn-up card, seen by the camera or tapped in by a player."""
+        hand = self._need_hand("bidding")
+        try:
+            card = referee.normalize_card(card)
+        except ValueError as problem:
+            raise IntentRefused(str(problem)) from None
+        if hand.bids:
+            raise IntentRefused("Bidding has started; the turn-up can no longer change.")
+        self._record("turn_up", {"hand": hand.number, "card": card, "source": source},
+                     key=f"turn_up:{hand.number}:{card}:{uuid.uuid4().hex}")
+
+    def bid_options(self) -> list[referee.BidOption]:
+        """Every button of the bidding screen, each allowed or explained."""
+        hand = self.hand
+        if hand is None or hand.view is None or self.phase != "bidding":
+            return []
+        return referee.bid_options(self.profile, hand.view)
+
+    def bid(self, call: str, suit: str | None = None, alone: bool = False) -> None:
+        """The seat on turn speaks: 'pass', 'order' (round one) or 'name' a suit."""
+        hand = self._need_hand("bidding")
+        view = hand.view
+        assert view is not None
+        seat = view.to_bid
+        if seat is None:
+            raise IntentRefused("Nobody is to bid now.")
+        check = referee.check_bid(self.profile, view, call, suit, alone)
+        if not check.allowed:
+            raise IntentRefused(check.reason)
+        payload = {"hand": hand.number, "seat": seat, "call": call, "alone": alone}
+        if suit is not None:
+            payload["suit"] = suit
+        # The key names the bidding turn: a double tap on one turn is one bid.
+        self._record("bid", payload, key=f"bid:{hand.number}:{len(hand.bids)}")
+
+    def feed(self, event: VisionEvent, source: str = "camera") -> bool:
+        """The trick reader's door: record one event; False if already recorded.
+
+        `source` names the reader's run (a camera, a video file, the demo) so
+        that `t` only has to be unique within it.
+        """
+        entry = self._record("vision", {"source": source, "event": event.to_json()},
+                             key=f"vision:{source}:{event.key}")
+        return entry is not None
+
+    def correct(self, trick: int, seat: str, card: str) -> None:
+        """A player fixes a misread (or adds a card the camera missed)."""
+        hand = self.hand
+        if hand is None or hand.view is None or hand.view.phase == "bidding":
+            raise IntentRefused("There are no cards to correct yet.")
+        try:
+            card = referee.normalize_card(card)
+        except ValueError as problem:
+            raise IntentRefused(str(problem)) from None
+        if seat not in SEATS:
+            raise IntentRefused(f"Unknown seat {seat!r}.")
+        plays, _pending, _was = self._corrected(trick, seat, card)
+        trial = referee.replay(self.profile, hand.dealer, hand.turn_up, hand.bids, plays,
+                               hand.renege_choice)
+        if trial.problem:
+            raise IntentRefused(trial.problem)
+        self._record("correct", {"hand": hand.number, "trick": trick, "seat": seat,
+                                 "card": card}, key=f"correct:{uuid.uuid4().hex}")
+
+    def choose_renege(self, choice: str) -> None:
+        """Settle a proven renege: `penalty`, or an option the profile lets the
+        non-offending side choose (see `referee.renege_options`)."""
+        hand = self.hand
+        if hand is None or self.phase != "renege":
+            raise IntentRefused("There is no renege to settle.")
+        assert hand.view is not None
+        options = referee.settle(hand.view, hand.renege_choice).options
+        if choice not in [o.choice for o in options]:
+            raise IntentRefused(f"{choice!r} is not a choice here.")
+        # Keyed by what was proven: one decision per renege and stage of the hand.
+        stage = "end" if hand.view.result is not None else "now"
+        self._record("renege_choice", {"hand": hand.number, "choice": choice},
+                     key=f"renege_choice:{hand.number}:{stage}")
+
+    def call_director(self) -> None:
+        """The players want the director: recorded, and told to the outbox if any."""
+        hand = self.hand
+        number = hand.number if hand else 0
+        self._record("director_called", {"hand": number}, key=f"director:{uuid.uuid4().hex}")
+        if self.outbox is not None and hasattr(self.outbox, "call_director"):
+            self.outbox.call_director(self.setup.to_json() if self.setup else {}, number)
+
+    def next_hand(self) -> None:
+        """The hand is scored; the deal passes to the left."""
+        if self.phase != "hand_over":
+            raise IntentRefused("Finish this hand first.")
+        if self.game_can_end():
+            raise IntentRefused("The game is over: end it and confirm the score.")
+        assert self.hand is not None
+        self._record("next_hand", {"hand": self.hand.number}, key=f"next:{self.hand.number}")
+
+    def end_game(self) -> None:
+        """Stop play: a side has won, or time is up between hands."""
+        if not self.game_can_end():
+            raise IntentRefused("The game is not over yet.")
+        self._record("end_game", {}, key="end_game")
+
+    def confirm(self, side: str) -> None:
+        """A team agrees with the final score; both must before it is sent."""
+        if self.phase != "game_over":
+            raise IntentRefused("The game is not over yet.")
+        if side not in SIDES:
+            raise IntentRefused(f"Unknown side {side!r}.")
+        self._record("confirm", {"side": side}, key=f"confirm:{side}")
+        if self.confirmed >= set(SIDES):
+            self.submit()
+
+    def new_game(self) -> None:
+        """The game is confirmed: the same table starts its next round (the journal
+        keeps every game; the set-up carries over with the round moved on)."""
+        if self.phase != "confirmed":
+            raise IntentRefused("Finish and confirm this game first.")
+        self._record("new_game", {}, key=f"new_game:{self.last_seq}")
+
+    def submit(self) -> None:
+        """Hand the confirmed result to the outbox (which retries until the
+        director acknowledges, and never sends one game twice)."""
+        if self.outbox is None or not self.confirmed >= set(SIDES):
+            return
+        self.outbox.submit(self.game_result())
+        self._record("submitted", {}, key="submitted")
+
+    def reader_context(self) -> dict[str, Any]:
+        """What the trick reader needs to follow the hand (kiosk.vision.reader.TrickReader):
+        the hand number (a new hand: a new reader), the leader of the trick to come,
+        trump and the seat sitting out. None values: not known yet (still bidding)."""
+        hand = self.hand
+        view = hand.view if hand else None
+        playing = view is not None and view.phase != "bidding"
+        return {
+            "hand": hand.number if hand else None,
+            "leader": view.to_play if playing and view and self.phase == "playing" else None,
+            "trump": view.trump if view else None,
+            "sitting_out": view.sitting_out if view else None,
+        }
+
+    # ---------------------------------------------------------------- results
+
+    def game_result(self) -> dict[str, Any]:
+        """The result the director records (CONTRACTS: one game of `standings`)."""
+        assert self.setup is not None
+        s = self.setup
+        scores = self.scores
+        return {
+            "game_id": self.game_id(),
+            "tournament": s.tournament,
+            "round": s.round,
+            "table": s.table,
+            "profile": s.profile,
+            "teams": [s.team_name("NS"), s.team_name("EW")],
+            "points": [scores["NS"], scores["EW"]],
+            "hands": [{"record": h.record, "result": h.result, "points": h.points}
+                      for h in self.finished],
+            "time_up": self.time_is_up(),
+            "reneges": self._renege_reports(),
+            "corrections": [c.__dict__ for c in self.corrections],
+        }
+
+    def _renege_reports(self) -> list[dict[str, Any]]:
+        """Each proven renege with its evidence, as the director's sheet shows it."""
+        reports = []
+        teams = {side: self.setup.team_name(side) for side in SIDES} if self.setup else {}
+        for hand in self.finished:
+            for proof in hand.result.get("reneges", [])[:1]:
+                seat = proof["seat"]
+                owed = "EW" if side_of(seat) == "NS" else "NS"
+                gained = hand.points.get(owed, 0)
+                lost = hand.points.get(side_of(seat), 0)
+                penalty = (f"{gained} points to {teams.get(owed, owed)}" if gained > 0 else
+                           f"{-lost} points from {teams.get(side_of(seat))}" if lost < 0 else
+                           "hand scored as played")
+                reports.append({"hand": hand.number, **proof,
+                                "team": teams.get(side_of(seat), side_of(seat)),
+                                "penalty": penalty,
+                                "frames": self._frames(hand.number, proof)})
+        return reports
+
+    def frame_path(self, hand: int, trick: int, seat: str) -> Path | None:
+        """Where the frame of `seat`'s card in a trick is kept (one folder per game)."""
+        if self.frames_dir is None:
+            return None
+        game = f"game-{int(self.started_at or 0)}"
+        return self.frames_dir / game / f"h{hand}-t{trick}-{seat}.jpg"
+
+    def _frames(self, hand: int, proof: dict[str, Any]) -> list[dict[str, str]]:
+        import base64
+
+        frames = []
+        for label, trick in (("failed to follow", proof["trick"]),
+                             ("the proof", proof["proven_at"])):
+            path = self.frame_path(hand, trick, proof["seat"])
+            if path is not None and path.is_file() and path.stat().st_size < 2_000_000:
+                data = base64.b64encode(path.read_bytes()).decode()
+                frames.append({"label": f"trick {trick}: {label}",
+                               "image": f"data:image/jpeg;base64,{data}"})
+        return frames
+
+    def game_id(self) -> str:
+        """Stable across restarts: the outbox uses it to never send a game twice."""
+        s = self.setup
+        assert s is not None
+        return f"{s.tournament or 'table'}/r{s.round}/t{s.table}/{int(self.started_at or 0)}"
+
+    # -------------------------------------------------------------- internals
+
+    def _need_hand(self, phase: str) -> HandLog:
+        if self.phase != phase or self.hand is None:
+            raise IntentRefused({"bidding": "This is not the time to bid."}.get(
+                phase, "Not now."))
+        return self.hand
+
+    def _record(self, kind: str, payload: dict[str, Any], key: str) -> Entry | None:
+        entry = self.journal.append(kind, payload, key=key)
+        if entry is None:
+            return None
+        self._apply(entry)
+        self._notify()
+        return entry
+
+    def _apply(self, entry: Entry) -> None:
+        """Fold one journal entry into the state (live and on replay alike)."""
+        self.last_seq = entry.seq
+        p = entry.payload
+        kind = entry.kind
+        if kind == "setup":
+            self.setup = TableSetup.from_json(p)
+        elif kind == "start":
+            self.started_at = entry.wall
+            self.first_dealer = p["dealer"]
+            self._new_hand(1, p["dealer"])
+        elif kind == "turn_up" and self._is_current(p):
+            assert self.hand is not None
+            self.hand.turn_up = p["card"]
+            self._rebuild()
+        elif kind == "bid" and self._is_current(p):
+            assert self.hand is not None
+            bid: dict[str, Any] = {k: p[k] for k in ("seat", "call", "alone", "suit") if k in p}
+            self.hand.bids.append(bid)
+            self._rebuild()
+        elif kind == "vision":
+            self._apply_vision(event_from_json(p["event"]), entry.seq)
+        elif kind == "correct" and self._is_current(p):
+            self._apply_correction(p, entry.seq)
+        elif kind == "renege_choice" and self._is_current(p):
+            assert self.hand is not None
+            self.hand.renege_choice = p["choice"]
+            self._rebuild()
+        elif kind == "director_called":
+            if self.hand is not None:
+                self.hand.director_called = True
+        elif kind == "next_hand" and self._is_current(p):
+            self._finish_hand()
+        elif kind == "end_game":
+            if self.current_points() is not None:
+                self._finish_hand(deal_next=False)  # the last hand counts in the result
+            self.game_ended = True
+        elif kind == "confirm":
+            self.confirmed.add(p["side"])
+        elif kind == "submitted":
+            self.submitted = True
+        elif kind == "new_game":
+            setup = self.setup
+            self._reset()
+            self.last_seq = entry.seq
+            if setup is not None:
+                self.setup = replace(setup, round=setup.round + 1, team_ns="", team_ew="")
+
+    def _is_current(self, payload: dict[str, Any]) -> bool:
+        return self.hand is not None and payload.get("hand") == self.hand.number
+
+    def _new_hand(self, number: int, dealer: str) -> None:
+        self.hand = HandLog(number=number, dealer=dealer)
+        self._rebuild()
+
+    def _finish_hand(self, deal_next: bool = True) -> None:
+        hand = self.hand
+        assert hand is not None and hand.view is not None
+        points = referee.points_for(hand.view, hand.renege_choice)
+        result = dict(hand.view.result or hand.view.penalty_now or {})
+        if hand.renege_choice:
+            result["chosen"] = hand.renege_choice
+        self.finished.append(FinishedHand(number=hand.number, dealer=hand.dealer,
+                                          record=hand.view.record, result=result,
+                                          points=points))
+        if deal_next:
+            self._new_hand(hand.number + 1, left_of(hand.dealer))
+        else:
+            self.hand = None
+
+    def _rebuild(self) -> None:
+        """Ask the referee what the seen cards mean, then play any card that was
+        seen early (out of turn, or before the trick was cleared) now in turn."""
+        hand = self.hand
+        assert hand is not None
+        hand.view = referee.replay(self.profile, hand.dealer, hand.turn_up, hand.bids,
+                                   hand.plays, hand.renege_choice)
+        while hand.pending and hand.view.to_play in hand.pending:
+            seat = hand.view.to_play
+            card = hand.pending.pop(seat)
+            hand.plays.append((seat, card))
+            hand.view = referee.replay(self.profile, hand.dealer, hand.turn_up, hand.bids,
+                                       hand.plays, hand.renege_choice)
+
+    def _notice(self, text: str, seat: str | None, seq: int) -> None:
+        number = self.hand.number if self.hand else 0
+        self.notices.append(Notice(text=text, seat=seat, seq=seq, hand=number))
+        del self.notices[:-20]
+
+    def _apply_vision(self, event: VisionEvent, seq: int) -> None:
+        hand = self.hand
+        if isinstance(event, ReaderWarning):
+            self._notice(event.message, event.seat, seq)
+            return
+        if hand is None or hand.view is None:
+            return
+        if isinstance(event, TrickCleared):
+            # The referee knows when a trick is full; the clear only tells the
+            # screen to stop showing it.
+            hand.cleared = sum(1 for t in hand.view.tricks if t.winner is not None)
+            return
+        if isinstance(event, TrickComplete):
+            return
+        assert isinstance(event, CardPlayed)
+        view = hand.view
+        try:
+            card = referee.normalize_card(event.card)
+        except ValueError:
+            self._notice(f"The camera saw something it cannot name in front of "
+                         f"{referee.seat_name(event.seat)}. Tap the card to fix it.",
+                         event.seat, seq)
+            return
+        if view.phase == "bidding":
+            if not hand.bids and hand.turn_up is None and event.seat == hand.dealer:
+                # Before any bid, a card at the dealer's place is the turn-up.
+                hand.turn_up = card
+                self._rebuild()
+            return
+        if self.phase != "playing":
+            return  # the hand is settled or waits for the players: later cards change nothing
+        if (event.seat, card) in hand.plays or hand.pending.get(event.seat) == card:
+            return  # the same card seen again (the reader re-reported it)
+        index = self._visible_play(event.seat)
+        if index is not None:
+            # The reader's rule: a later card for a seat that already played in the
+            # trick on the table replaces the earlier one (taken back, or misread).
+            was = hand.plays[index][1]
+            hand.plays[index] = (event.seat, card)
+            self._notice(f"The camera now reads {referee.seat_name(event.seat)}'s card as "
+                         f"{card} (was {was}).", event.seat, seq)
+            self._rebuild()
+            return
+        trick_empty = not view.tricks or view.tricks[-1].winner is not None
+        if view.to_play != event.seat and trick_empty and not hand.pending:
+            leader = referee.seat_name(view.to_play)
+            self._notice(f"{referee.seat_name(event.seat)}'s card came before {leader} led. "
+                         "If it was a lead out of turn, call the director.", event.seat, seq)
+        problem = referee.check_play(view, event.seat, card)
+        if problem:
+            self._notice(problem, event.seat, seq)
+            return
+        if view.to_play == event.seat:
+            hand.plays.append((event.seat, card))
+        else:
+            hand.pending[event.seat] = card
+        self._rebuild()
+
+    def _visible_play(self, seat: str) -> int | None:
+        """Where `seat`'s card in the trick still on the table sits in `plays`."""
+        hand = self.hand
+        assert hand is not None and hand.view is not None
+        tricks = hand.view.tricks
+        if not tricks:
+            return None
+        done = sum(1 for t in tricks if t.winner is not None)
+        last = tricks[-1]
+        if last.winner is not None and hand.cleared >= done:
+            return None  # raked in: a new card starts the next trick
+        return referee.play_index(hand.view, len(tricks), seat)
+
+    def _corrected(self, trick: int, seat: str, card: str
+                   ) -> tuple[list[tuple[str, str]], dict[str, str], str | None]:
+        """The hand's plays and early sightings with one card fixed (or added)."""
+        hand = self.hand
+        assert hand is not None and hand.view is not None
+        plays = list(hand.plays)
+        pending = dict(hand.pending)
+        index = referee.play_index(hand.view, trick, seat)
+        was: str | None = None
+        if index is not None:
+            was = plays[index][1]
+            plays[index] = (seat, card)
+            pending.pop(seat, None)
+        elif hand.view.to_play == seat:
+            plays.append((seat, card))
+        else:
+            pending[seat] = card
+        return plays, pending, was
+
+    def _apply_correction(self, p: dict[str, Any], seq: int) -> None:
+        hand = self.hand
+        assert hand is not None
+        hand.plays, hand.pending, was = self._corrected(p["trick"], p["seat"], p["card"])
+        self.corrections.append(Correction(hand=hand.number, trick=p["trick"], seat=p["seat"],
+                                           was=was, card=p["card"], seq=seq))
+        self._rebuild()
+
+    # ---------------------------------------------------------------- testing
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything a player could see, as plain data: equal snapshots mean
+        the same game (the kill-and-restart test compares these)."""
+        hand = self.hand
+        return {
+            "phase": self.phase,
+            "setup": self.setup.to_json() if self.setup else None,
+            "scores": self.scores,
+            "finished": [replace(h).__dict__ for h in self.finished],
+            "hand": None if hand is None else {
+                "number": hand.number, "dealer": hand.dealer, "turn_up": hand.turn_up,
+                "bids": hand.bids, "plays": hand.plays, "pending": hand.pending,
+                "renege_choice": hand.renege_choice,
+                "view": None if hand.view is None else hand.view.summary(),
+            },
+            "corrections": [c.__dict__ for c in self.corrections],
+            "confirmed": sorted(self.confirmed),
+            "journal": len(self.journal),
+        }

@@ -1,0 +1,218 @@
+"""Every screen's logic, without a window: what it shows and what a tap does."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from kiosk.app.demo import DemoDriver, start_demo
+from kiosk.app.presenter import TablePresenter, card_label, suit_colour
+from kiosk.table.session import TableSession
+from kiosk.vision.events import CardPlayed, TrickCleared
+
+
+@pytest.fixture
+def presenter(tmp_path: Path) -> TablePresenter:
+    return TablePresenter(TableSession.open(tmp_path / "j.sqlite3"))
+
+
+def play_demo_hand(p: TablePresenter) -> None:
+    driver = DemoDriver(p.session, pace=0.01, autoplay=False)
+    for _ in range(300):
+        driver.tick(0.01)
+
+
+def test_no_kivy_behind_the_screens() -> None:
+    """The presenter, the session and the demo load without Kivy (or OpenCV)."""
+    import subprocess
+
+    code = ("import sys, kiosk.app.presenter, kiosk.app.demo, kiosk.table.session; "
+            "assert 'kivy' not in sys.modules and 'cv2' not in sys.modules")
+    root = Path(__file__).resolve().parents[2]
+    subprocess.run([sys.executable, "-c", code], cwd=root, check=True)
+
+
+def test_setup_fills_from_the_profile_and_refuses_bad_input(presenter: TablePresenter) -> None:
+    v = presenter.setup_view()
+    assert v.profile == "tournament" and dict(v.profiles)["alberta55"] == "Alberta 55+"
+    assert presenter.profile_defaults("ssc") == (10, 25)
+    assert not presenter.save_setup("Spring", "x", "1", "A", "B", "ssc", 10, 25, False)
+    assert presenter.message == "Table and round are numbers."
+    assert not presenter.save_setup("Spring", "3", "1", "Same", "Same", "ssc", 10, 25, False)
+    assert "different names" in presenter.message
+    assert presenter.save_setup("Spring", "3", "1", "Ann & Bob", "Cy & Di", "ssc", 10, 25, True)
+    assert presenter.screen == "setup" and presenter.four_colour
+    assert presenter.start("N")
+    assert presenter.screen == "bidding"
+
+
+def test_bidding_asks_for_the_turn_up_then_shows_the_buttons(presenter: TablePresenter) -> None:
+    start_demo(presenter.session, deal=True)
+    v = presenter.bidding_view()
+    assert v.turn_up is None and "turn-up" in v.title and v.buttons == ()
+    assert presenter.tap_turn_up("9H")
+    v = presenter.bidding_view()
+    assert v.title == "East to bid" and v.dealer == "North dealt"
+    assert [b.label for b in v.buttons] == ["Pass", "Order it up", "Order it up alone"]
+    assert presenter.tap_bid(0)
+    assert presenter.bidding_view().history == ("East: pass",)
+
+
+def test_a_forbidden_bid_is_explained_and_not_recorded(tmp_path: Path) -> None:
+    p = TablePresenter(TableSession.open(tmp_path / "j.sqlite3"))
+    start_demo(p.session, deal=True)
+    p.tap_turn_up("9H")
+    for _ in range(7):
+        p.tap_bid(0)
+    v = p.bidding_view()
+    assert v.title == "North to bid" and v.round == 2
+    passing = v.buttons[0]
+    assert not passing.allowed and "Stick the dealer" in v.explain
+    entries = len(p.session.journal)
+    assert not p.tap_bid(passing.index)
+    assert "Stick the dealer" in p.message and len(p.session.journal) == entries
+
+
+def test_live_shows_each_seats_card_whose_turn_and_tricks(presenter: TablePresenter) -> None:
+    s = presenter.session
+    start_demo(s, deal=True)
+    presenter.tap_turn_up("9H")
+    for _ in range(2):
+        presenter.tap_bid(0)
+    presenter.tap_bid(1)  # West orders it up
+    assert presenter.screen == "live"
+    s.feed(CardPlayed("E", "AS", 1, 0.9))
+    v = presenter.live_view()
+    assert v.title == "South to play" and v.trump.startswith("Trump: hearts")
+    assert {x.seat: x.card for x in v.seats}["E"] == "AS"
+    assert [x.seat for x in v.seats if x.on_turn] == ["S"]
+    for seat, card, t in (("S", "9S", 2), ("W", "KS", 3), ("N", "QS", 4)):
+        s.feed(CardPlayed(seat, card, t, 0.9))
+    v = presenter.live_view()
+    assert v.title == "Trick 1 to East" and v.tricks == {"NS": 0, "EW": 1}
+    s.feed(TrickCleared(5))
+    v = presenter.live_view()
+    assert all(x.card is None for x in v.seats) and v.title == "East to play"
+
+
+def test_score_and_game_end_after_a_hand(presenter: TablePresenter) -> None:
+    start_demo(presenter.session, deal=True)
+    play_demo_hand(presenter)
+    assert presenter.screen == "score"
+    v = presenter.score_view()
+    assert v.scores == {"NS": 0, "EW": 1} and v.can_next and not v.can_end
+    assert v.hand_summary == "Cy & Di made it: Cy & Di +1"
+    presenter.open("correction")
+    assert presenter.screen == "correction"
+    rows = presenter.correction_view().rows
+    assert len(rows) == 5 and rows[0][1][0] == ("N", "QS")
+    presenter.select_slot(1, "N")
+    assert presenter.pick_card("KS") is False  # KS is West's card in trick 1
+    assert presenter.message
+    presenter.open(None)
+    assert presenter.next_hand()
+    assert presenter.screen == "bidding"
+
+
+def test_game_end_needs_both_teams(tmp_path: Path) -> None:
+    from tests.table.conftest import make_setup
+
+    s = TableSession.open(tmp_path / "j.sqlite3")
+    p = TablePresenter(s)
+    s.configure(make_setup(points=1))
+    s.start_game("N")
+    play_demo_hand(p)
+    assert p.score_view().can_end
+    assert p.end_game()
+    v = p.game_end_view()
+    assert v.headline == "Cy & Di win 1 to 0" and v.confirmed == {"NS": False, "EW": False}
+    assert p.confirm("EW")
+    assert p.game_end_view().confirmed == {"NS": False, "EW": True}
+    assert p.confirm("NS")
+    assert p.screen == "game_end"
+
+
+def test_renege_screen_tells_the_story(tmp_path: Path) -> None:
+    from tests.table.conftest import make_setup
+
+    s = TableSession.open(tmp_path / "j.sqlite3")
+    p = TablePresenter(s)
+    s.configure(make_setup("tournament"))
+    s.start_game("N")
+    s.see_turn_up("9H")
+    s.bid("pass")
+    s.bid("pass")
+    s.bid("order")
+    for t, (seat, card) in enumerate([("E", "AS"), ("S", "QH"), ("W", "KS"), ("N", "QS")]):
+        s.feed(CardPlayed(seat, card, t, 0.9))
+    s.feed(TrickCleared(10))
+    s.feed(CardPlayed("S", "9S", 11, 0.9))
+    assert p.screen == "renege"
+    v = p.renege_view()
+    assert v.headline == "Renege: South did not follow suit"
+    assert v.story[0] == "In trick 1, spades were led and South played the queen of hearts."
+    assert "nine of spades" in v.story[1]
+    assert [o.label for o in v.options] == ["Accept the penalty: East-West +2"]
+    assert p.call_director() and p.renege_view().director_called
+    assert p.tap_renege_option(0)
+    assert p.screen == "score"
+
+
+def test_card_faces_and_the_four_colour_pack() -> None:
+    assert card_label("TH") == "10\u2665"
+    assert suit_colour("C") == suit_colour("S")
+    assert suit_colour("C", four_colour=True) != suit_colour("S", four_colour=True)
+    assert suit_colour("D", four_colour=True)[2] > 0.5  # diamonds blue
+
+
+def test_pairing_fills_the_table_and_points_the_outbox(tmp_path: Path) -> None:
+    from kiosk.table.outbox import Outbox
+    from kiosk.table.pairing import Pairing, PairingError
+
+    outbox = Outbox(tmp_path / "outbox.sqlite3")
+    p = TablePresenter(TableSession.open(tmp_path / "j.sqlite3", outbox=outbox))
+    assert "Not paired" in p.setup_view().pairing
+
+    def refused(server: str, code: str) -> Pairing:
+        raise PairingError("The director said no: unknown code.")
+
+    assert not p.pair("10.0.0.5:8555", "zzz", pairer=refused)
+    assert p.message == "The director said no: unknown code."
+    seating = {"table": 7, "profile": "ssc", "points_to_win": 10, "game_minutes": 25,
+               "next_round": 3, "rounds": [{"round": 3, "table": 7, "teams": ["Ed & Flo",
+                                                                            "Gus & Hal"]}]}
+    assert p.pair("10.0.0.5:8555", "k7p2qx",
+                  pairer=lambda server, code: Pairing("http://" + server, 7, "tok", "Spring"),
+                  fetcher=lambda server, token: seating)
+    v = p.setup_view()
+    assert (v.table, v.tournament, v.round) == ("7", "Spring", "3")
+    assert (v.team_ns, v.team_ew, v.profile, v.minutes) == ("Ed & Flo", "Gus & Hal", "ssc", 25)
+    assert v.pairing == "Paired with the director at http://10.0.0.5:8555."
+    assert outbox.config() == {"server": "http://10.0.0.5:8555", "token": "tok"}
+
+
+def test_time_up_says_what_happens(tmp_path: Path) -> None:
+    from tests.table.conftest import FakeClock, make_setup
+
+    clock = FakeClock()
+    s = TableSession.open(tmp_path / "j.sqlite3", clock=clock)
+    p = TablePresenter(s)
+    s.configure(make_setup(minutes=25))
+    s.start_game("N")
+    clock.now += 25 * 60 + 5
+    play_demo_hand(p)
+    v = p.score_view()
+    assert v.clock == "0:00" and v.clock_note.startswith("Time is up")
+    assert v.can_end and not v.can_next
+
+
+def test_the_reader_is_told_who_leads_and_what_is_trump(presenter: TablePresenter) -> None:
+    s = presenter.session
+    start_demo(s, deal=True)
+    assert s.reader_context() == {"hand": 1, "leader": None, "trump": None, "sitting_out": None}
+    presenter.tap_turn_up("9H")
+    for index in (0, 0, 1):
+        presenter.tap_bid(index)
+    assert s.reader_context() == {"hand": 1, "leader": "E", "trump": "H", "sitting_out": None}

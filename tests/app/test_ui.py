@@ -1,0 +1,47 @@
+"""The real app, tapped through under Xvfb: set-up, bidding, a whole hand, the score,
+a renege, the game end. The screenshots it saves are worth a look (docs/app-*.png)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kiosk.table.session import TableSession
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = Path(__file__).with_name("ui_run.py")
+SHOTS = ("setup", "bidding-turn-up", "bidding-explained", "live", "correction", "score-hand-1",
+         "renege",
+         "score-game-won", "game-end")
+
+
+def _command() -> list[str]:
+    run = [sys.executable, str(SCRIPT)]
+    if shutil.which("xvfb-run"):
+        return ["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", *run]
+    if os.environ.get("DISPLAY"):
+        return run
+    pytest.skip("needs Xvfb (xvfb-run) or a display")
+    raise AssertionError
+
+
+def test_tap_through_a_game(tmp_path: Path) -> None:
+    journal = tmp_path / "ui.sqlite3"
+    env = dict(os.environ, PYTHONPATH=str(ROOT), KIVY_NO_ARGS="1", KIVY_HOME=str(tmp_path))
+    done = subprocess.run([*_command(), str(journal), str(tmp_path / "shots")], cwd=ROOT,
+                          env=env, capture_output=True, text=True, timeout=240)
+    assert "UI OK" in done.stdout, done.stderr[-3000:]
+    for name in SHOTS:
+        shot = tmp_path / "shots" / f"{name}.png"
+        assert shot.exists() and shot.stat().st_size > 10_000, name
+    # What the taps left in the journal is a finished, confirmed game.
+    session = TableSession.open(journal)
+    assert session.phase == "confirmed"
+    assert session.scores == {"NS": 2, "EW": 1}
+    assert [h.points for h in session.finished] == [{"NS": 0, "EW": 1}, {"NS": 2, "EW": 0}]
+    assert session.finished[1].result["chosen"] == "penalty_added"

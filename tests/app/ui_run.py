@@ -1,0 +1,252 @@
+"""Drive the real Kivy app with touches (run under Xvfb by test_ui.py, or by hand):
+
+    xvfb-run -a python tests/app/ui_run.py JOURNAL SHOTS_DIR [PREFIX]
+
+(`... var/ui.sqlite3 docs app-` refreshes the README's screenshots.)
+
+Taps through set-up, bidding (with a forbidden bid explained), a whole hand read
+from camera events, the score, a renege and its choice, and the game end; saves
+a screenshot of each screen in SHOTS_DIR and prints `UI OK <scores>` at the end.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+
+from kivy.config import Config  # noqa: E402
+
+Config.set("graphics", "width", "1280")
+Config.set("graphics", "height", "800")
+Config.set("graphics", "fullscreen", "0")
+
+from kivy.clock import Clock  # noqa: E402
+from kivy.core.window import Window  # noqa: E402
+from kivy.tests.common import UnitTestTouch  # noqa: E402
+
+from kiosk.app.demo import load_record, script  # noqa: E402
+from kiosk.app.main import KioskApp  # noqa: E402
+from kiosk.app.presenter import TablePresenter  # noqa: E402
+from kiosk.table.session import TableSession  # noqa: E402
+from kiosk.vision.events import CardPlayed, TrickCleared  # noqa: E402
+
+
+def walk(widget: Any) -> Iterator[Any]:
+    yield widget
+    for child in widget.children:
+        yield from walk(child)
+
+
+class Driver:
+    def __init__(self, app: KioskApp, shots: Path, prefix: str = "") -> None:
+        self.app = app
+        self.shots = shots
+        self.prefix = prefix
+
+    @property
+    def screen(self) -> Any:
+        assert self.app.manager is not None
+        return self.app.manager.current_screen
+
+    def find(self, text: str | None = None, card: str | None = None, within: str = "") -> Any:
+        root = self.screen.ids[within] if within else self.screen
+        for w in walk(root):
+            if card is not None and getattr(w, "card", None) == card and hasattr(w, "caption"):
+                return w
+            if text is not None and getattr(w, "text", None) is not None and hasattr(
+                    w, "on_release") and _plain(w.text) == text:
+                return w
+        raise AssertionError(f"no {text or card!r} on the {self.screen.name} screen")
+
+    def tap(self, text: str | None = None, card: str | None = None,
+            within: str = "") -> Iterator[float]:
+        """Tap a widget once it is on screen and laid out (software GL can be slow)."""
+        for _ in range(100):
+            try:
+                widget = self.find(text, card, within)
+            except (AssertionError, KeyError):
+                widget = None
+            if widget is not None and not (list(widget.size) == [100, 100]
+                                           and list(widget.pos) == [0, 0]):
+                break
+            yield 0.1
+        else:
+            raise AssertionError(f"no {text or card!r} on the {self.screen.name} screen")
+        assert not widget.disabled, f"{text or card!r} is disabled"
+        yield 0.05
+        x, y = widget.to_window(*widget.center)
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        touch.touch_up()
+
+    def check_targets(self) -> None:
+        """Every live touch target is at least 12 mm on its short side."""
+        from kivy.metrics import mm
+
+        for w in walk(self.screen):
+            if (hasattr(w, "on_release") and not w.disabled and w.opacity > 0
+                    and w.get_root_window() is not None):
+                short = min(w.width, w.height)
+                assert short >= mm(12) - 0.5, (
+                    f"{getattr(w, 'text', '') or getattr(w, 'card', '')!r} on "
+                    f"{self.screen.name} is {short / mm(1):.1f} mm")
+
+    def until(self, screen: str) -> Iterator[float]:
+        for _ in range(100):
+            if self.screen.name == screen:
+                return
+            yield 0.1
+        raise AssertionError(f"on {self.screen.name}, expected {screen}")
+
+    def shot(self, name: str) -> Iterator[float]:
+        """Save what a player sees, once the last tap's redraw has landed."""
+        yield 0.6
+        self.check_targets()
+        saved = Window.screenshot(str(self.shots / f"{self.prefix}{name}.png"))
+        os.replace(saved, self.shots / f"{self.prefix}{name}.png")  # Kivy numbers the file
+
+    def expect(self, name: str) -> None:
+        assert self.screen.name == name, f"on {self.screen.name}, expected {name}"
+
+
+def _plain(text: str) -> str:
+    import re
+
+    return re.sub(r"\[/?[^\]]*\]", "", text).strip()
+
+
+def camera(session: TableSession, hand: int, seat_cards: list[str], t0: float) -> None:
+    t = t0
+    for play in seat_cards:
+        if play == "clear":
+            session.feed(TrickCleared(t), source=f"ui:h{hand}")
+        else:
+            seat, card = play.split(":")
+            session.feed(CardPlayed(seat, card, t, 0.95), source=f"ui:h{hand}")
+        t += 1
+
+
+def steps(d: Driver, session: TableSession) -> Iterator[float]:
+    yield 0.5
+    yield from d.until("setup")
+    yield from d.tap("Alberta 55+")
+    yield 0.2
+    for _ in range(8):
+        yield from d.tap("-")  # points to win: 10 -> 2
+    yield 0.2
+    yield from d.shot("setup")
+    yield from d.tap("North")
+    yield 0.3
+    yield from d.until("bidding")
+    yield from d.shot("bidding-turn-up")
+    yield from d.tap(card="9H", within="picker")
+    yield 0.3
+    yield from d.tap("Pass")  # East
+    yield 0.3
+    yield from d.shot("bidding-explained")  # South, the dealer's partner, must go alone here
+    assert d.find("Order it up").disabled
+    yield from d.tap("Pass")  # South
+    yield 0.2
+    yield from d.tap("Order it up")  # West
+    yield 0.3
+    yield from d.until("live")
+    record = load_record("N")
+    seen = []
+    for step in script(record)[1:]:  # what the camera reports, the turn-up aside
+        if isinstance(step.event, CardPlayed):
+            seen.append(f"{step.event.seat}:{step.event.card}")
+        elif isinstance(step.event, TrickCleared):
+            seen.append("clear")
+    camera(session, 1, seen[:7], 100)  # trick 1, then two cards of trick 2
+    yield 0.4
+    yield from d.shot("live")
+    yield from d.tap("Fix a card")
+    yield from d.until("correction")
+    yield from d.tap(card="QH", within="tricks")  # South's card in trick 2: looks wrong?
+    yield from d.shot("correction")
+    yield from d.tap("Done")  # ... no, it was right
+    yield from d.until("live")
+    camera(session, 1, seen[7:], 200)
+    yield 0.4
+    yield from d.until("score")
+    yield from d.shot("score-hand-1")
+    yield from d.tap("Next hand")
+    yield 0.3
+    # Hand 2, East deals; West trumps North's spade lead... no: South leads AS,
+    # West trumps with QH although holding 9S, then leads 9S: a renege, proven.
+    yield from d.until("bidding")
+    yield from d.tap(card="9H", within="picker")
+    yield 0.2
+    yield from d.tap("Pass")  # South
+    yield 0.1
+    yield from d.tap("Pass")  # West
+    yield 0.1
+    yield from d.tap("Order it up")  # North
+    yield 0.3
+    camera(session, 2, ["S:AS", "W:QH", "N:KS", "E:QS", "clear", "W:9S"], 300)
+    yield 0.4
+    yield from d.until("renege")
+    yield from d.tap("Call the director")
+    yield 0.3
+    yield from d.shot("renege")
+    yield from d.tap("Add the penalty to our score: North-South +2")
+    yield 0.4
+    yield from d.until("score")
+    yield from d.shot("score-game-won")
+    yield from d.tap("End the game")
+    yield 0.3
+    yield from d.until("game_end")
+    yield from d.tap("Ann & Bob: tap to agree")
+    yield 0.2
+    yield from d.tap("Cy & Di: tap to agree")
+    yield 0.3
+    yield from d.shot("game-end")
+    print("UI OK", session.scores, flush=True)
+
+
+def main() -> int:
+    journal, shots = Path(sys.argv[1]), Path(sys.argv[2])
+    prefix = sys.argv[3] if len(sys.argv) > 3 else ""
+    shots.mkdir(parents=True, exist_ok=True)
+    from kiosk.table.outbox import Outbox
+    from kiosk.table.setup import TableSetup
+
+    session = TableSession.open(journal, outbox=Outbox(journal.with_name("outbox.sqlite3")))
+
+    session.configure(TableSetup(tournament="Spring open", table=3, round=2,
+                                 team_ns="Ann & Bob", team_ew="Cy & Di", profile="tournament",
+                                 points_to_win=10, minutes=25))
+    presenter = TablePresenter(session)
+    app = KioskApp(presenter)
+    driver = Driver(app, shots, prefix)
+    plan = steps(driver, session)
+    status = {"code": 1}
+
+    def advance(_dt: float) -> None:
+        try:
+            wait = next(plan)
+        except StopIteration:
+            status["code"] = 0
+            app.stop()
+            return
+        except BaseException:
+            traceback.print_exc(file=sys.__stderr__)
+            Window.screenshot(str(shots / "failure.png"))
+            app.stop()
+            return
+        Clock.schedule_once(advance, wait)
+
+    Clock.schedule_once(advance, 0.5)
+    app.run()
+    return status["code"]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,18 @@
+"""The examples in the table and app modules' docstrings run as tests."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["kiosk.table.journal", "kiosk.table.setup", "kiosk.table.assignment",
+           "kiosk.vision.events",
+           "kiosk.app.markers", "kiosk.app.demo"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.failed == 0

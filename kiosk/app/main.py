@@ -6,6 +6,9 @@ does it): importing Kivy's Window opens it.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from kivy.app import App
@@ -45,15 +48,32 @@ class KioskApp(App):
     title = "Euchre table"
 
     def __init__(self, presenter: TablePresenter, demo: DemoDriver | None = None,
-                 feed: FrameFeed | None = None, **kwargs: Any) -> None:
+                 feed: FrameFeed | None = None, shots_dir: Path | None = None,
+                 on_shot: Callable[[str, Path], None] | None = None,
+                 stop_when: Callable[[], bool] | None = None, **kwargs: Any) -> None:
+        """`shots_dir`: save a picture of each screen the first time it shows (a run
+        nobody watches); `stop_when`: stop the app once it says so and the last
+        picture is saved."""
         super().__init__(**kwargs)
         self.presenter = presenter
         self.demo = demo
         self.feed = feed
+        self.shots_dir = shots_dir
+        self.on_shot = on_shot
+        self.stop_when = stop_when
         self.manager: ScreenManager | None = None
+        self._shots: list[str] = []
+        self._shooting = 0
+        self._flips = 0  # frames the window has drawn (a picture needs a drawn frame)
+        self._stopping = 0
+        if shots_dir is not None:
+            shots_dir.mkdir(parents=True, exist_ok=True)
+            for old in shots_dir.glob("*.png"):
+                old.unlink()  # pictures of an earlier run would mislead
 
     def build(self) -> ScreenManager:
         Window.clearcolor = widgets.BACKGROUND
+        Window.bind(on_flip=self._flipped)
         manager = ScreenManager(transition=NoTransition())
         for name, cls in SCREENS.items():
             screen = cls(name=name)
@@ -65,7 +85,9 @@ class KioskApp(App):
         self.presenter.subscribe(self._refresh)
         Clock.schedule_interval(self._each_second, 1.0)
         if self.demo is not None:
-            Clock.schedule_interval(lambda dt: self.demo.tick(dt) if self.demo else None, 0.1)
+            # once the window has drawn its first screen (a picture of it may be wanted)
+            Clock.schedule_once(lambda _dt: Clock.schedule_interval(
+                lambda dt: self.demo.tick(dt) if self.demo else None, 0.1), 1.5)
         if self.feed is not None:
             self.feed.start(on_events=self._from_camera, on_frame=self._frame)
         self.refresh()
@@ -81,6 +103,37 @@ class KioskApp(App):
         screen = manager.get_screen(name)
         assert isinstance(screen, KioskScreen)
         screen.refresh()
+        if self.shots_dir is not None:
+            shot = self.presenter.shot_name()
+            if shot not in self._shots:
+                self._shots.append(shot)
+                self._shooting += 1
+                # after the layout and, on the live screen, a camera frame or two
+                # once the new screen is laid out and drawn (two frames after this one)
+                self._shoot_after(shot, self._flips + 3, Clock.get_time() + 3.0)
+
+    def _flipped(self, *_args: Any) -> None:
+        self._flips += 1
+
+    def _shoot_after(self, name: str, flips: int, deadline: float) -> None:
+        """Take the picture once the window has drawn `flips` frames (a slow software
+        renderer may take a second for the first one), or at the deadline: a screen
+        with nothing moving on it draws no more frames."""
+        if self._flips < flips and Clock.get_time() < deadline:
+            Clock.schedule_once(lambda _dt: self._shoot_after(name, flips, deadline), 0.05)
+            return
+        Clock.schedule_once(lambda _dt: self._shoot(name), 0.1)
+
+    def _shoot(self, name: str) -> None:
+        """Save the window as it is now, as SHOTS_DIR/NN-name.png."""
+        self._shooting -= 1
+        assert self.shots_dir is not None
+        target = self.shots_dir / f"{self._shots.index(name) + 1:02d}-{name}.png"
+        saved = Window.screenshot(str(target))
+        if saved:
+            os.replace(saved, target)  # Kivy numbers the file it writes
+            if self.on_shot is not None:
+                self.on_shot(name, target)
 
     def _each_second(self, _dt: float) -> None:
         if self.manager is not None:
@@ -89,6 +142,10 @@ class KioskApp(App):
                 screen.tick()
             if self.presenter.session.time_is_up() and self.presenter.screen == "score":
                 self._refresh()
+        if self.stop_when is not None and self.stop_when() and not self._shooting:
+            self._stopping += 1
+            if self._stopping >= 2:  # a last look at the final screen
+                self.stop()
 
     def _from_camera(self, events: list[Any], source: str, frame: Any) -> None:
         """Called on the frame thread: hop to the UI thread, the journal's one writer."""
@@ -103,11 +160,16 @@ class KioskApp(App):
         Clock.schedule_once(apply)
 
     def _frame(self, frame: Any) -> None:
+        """Called on the frame thread: show the picture on the UI thread."""
+
         def show(_dt: float) -> None:
-            if self.manager is not None:
-                live = self.manager.get_screen("live")
-                assert isinstance(live, LiveScreen)
-                live.show_frame(frame)
+            if self.manager is None:
+                return
+            self.presenter.camera_setup.frame = frame  # the calibration works on it
+            for name in ("live", "calibration"):
+                screen = self.manager.get_screen(name)
+                if name == "live" or self.manager.current == name:
+                    screen.show_frame(frame)  # type: ignore[attr-defined]
 
         Clock.schedule_once(show)
 

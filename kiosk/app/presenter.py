@@ -117,6 +117,8 @@ class LiveView:
     camera: bool = False
     trump_suit: str = ""
     director_called: bool = False
+    turn: str = ""  # the seat on turn, 'North', or '' (shown in big type)
+    detector: str = ""
 
 
 @dataclass(frozen=True)
@@ -169,13 +171,19 @@ class TablePresenter:
 
     session: TableSession
     camera: bool = False  # a live picture is shown behind the table
+    #: which card detector reads the picture, in plain words (shown on the live screen)
+    detector: str = ""
     message: str = ""
     overlay: str | None = None  # a screen the players opened: 'correction', 'score', ...
     selected: tuple[int, str] | None = None
     _listeners: list[Callable[[], None]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        from kiosk.app.camera_setup import CameraSetup
+
         self.session.subscribe(lambda _s: self._changed())
+        #: the calibration screen's logic (kiosk.app.camera_setup)
+        self.camera_setup = CameraSetup(self.session, on_change=self._changed)
 
     # ------------------------------------------------------------ plumbing
 
@@ -219,11 +227,25 @@ class TablePresenter:
             "confirmed": "game_end",
         }[phase]
 
+    def shot_name(self) -> str:
+        """The name a picture of the screen now shown is saved under (headless runs save
+        one per name): the screen, plus the live screen again in the middle of a hand,
+        when the picture shows cards in several seats."""
+        name = self.screen
+        hand = self.session.hand
+        if name == "live" and hand is not None and hand.view is not None:
+            tricks = hand.view.tricks
+            if len(tricks) >= 2 and tricks[-1].winner is None and len(tricks[-1].cards) >= 2:
+                return "live-mid-hand"
+        return name
+
     def open(self, overlay: str | None) -> None:
         """Open a screen on top of the game's own (or None to go back)."""
         self.overlay = overlay
         self.selected = None
         self.message = ""
+        if overlay == "calibration":
+            self.camera_setup.opened()
         self._changed()
 
     def teams(self) -> dict[str, str]:
@@ -407,7 +429,9 @@ class TablePresenter:
                         trick_number=min(5, view.trick_number), notices=notices,
                         scores=session.scores, clock=self.clock(), won_by=won_by,
                         camera=self.camera, trump_suit=view.trump or "",
-                        director_called=hand.director_called)
+                        director_called=hand.director_called,
+                        turn=seat_name(view.to_play) if view.to_play and not won_by else "",
+                        detector=self.detector if self.camera else "")
 
     # --------------------------------------------------------------- renege
 

@@ -2,8 +2,18 @@
 
 With neither option it plays the bundled demo hand, so the README's main
 command shows the whole loop (set-up, bidding, the hand, the score, the game
-end) on any machine. Full screen on a Raspberry Pi or an Android tablet,
-windowed on a desktop (override with --fullscreen / --windowed).
+end) on any machine. Its first hand is the bundled video of that hand
+(kiosk/assets/demo-hand.mp4) read through the real vision pipeline, with the
+detector kiosk.table.camera picks (the trained model when it is good enough,
+else the oracle); the bids are scripted taps. Full screen on a Raspberry Pi
+or an Android tablet, windowed on a desktop (override with --fullscreen /
+--windowed).
+
+With no screen at all (Linux, no DISPLAY or WAYLAND_DISPLAY, not a Pi or a
+tablet), or with --headless, it says so in one line, plays on a virtual
+screen (Xvfb) it starts itself, tells the game on the console, saves each
+screen as a picture (var/kiosk/screens/) and stops when the game ends: the
+demo is then a one-hand game whose two teams agree by themselves.
 
 The game lives in a journal (SQLite): start the kiosk again after a crash or
 a pulled plug and it resumes the hand where it was.
@@ -14,18 +24,29 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import signal
+import sys
 import time
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from kiosk.cli import UsageError
 
 DEFAULT_DIR = Path("var/kiosk")
+#: the bundled demo hand as a video (kiosk/assets/README.md), read through the vision pipeline
+DEMO_VIDEO = Path(__file__).resolve().parents[1] / "assets" / "demo-hand.mp4"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--camera", type=int, metavar="N", help="read the table from camera N")
     source.add_argument("--video", metavar="FILE", help="read the table from a video file")
+    parser.add_argument("--detector", choices=("auto", "model", "oracle", "none"),
+                        default="auto",
+                        help="card detector: the trained model, the oracle (a rendered "
+                             "video's ground truth plus noise), or none (tap the cards); "
+                             "auto picks the model when it is good enough (default: auto)")
     parser.add_argument("--journal", metavar="FILE",
                         help="the game's journal (default: var/kiosk/table.sqlite3, "
                              "or var/kiosk/demo.sqlite3 for the demo)")
@@ -38,6 +59,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="fill the screen (the default on a Raspberry Pi or a tablet)")
     screen.add_argument("--windowed", dest="fullscreen", action="store_false",
                         help="run in a window (the default on a desktop)")
+    parser.add_argument("--headless", action="store_true",
+                        help="no screen: play on a virtual screen (Xvfb), tell the game on "
+                             "the console, save each screen as a picture, stop at the end "
+                             "(the default on Linux when there is no DISPLAY)")
+    parser.add_argument("--screens", metavar="DIR", default=str(DEFAULT_DIR / "screens"),
+                        help="where --headless saves the screens (default: %(default)s)")
     parser.add_argument("--size", default="1280x800", metavar="WxH",
                         help="window size on a desktop (default: %(default)s)")
     parser.add_argument("--demo-pace", type=float, default=1.0, metavar="X",
@@ -66,30 +93,91 @@ def _archive(journal: Path) -> None:
                                                                f"{journal.suffix}{suffix}")))
 
 
+def _say(line: str) -> None:
+    print(line, flush=True)
+
+
 def run(args: argparse.Namespace) -> int:
     demo = args.camera is None and args.video is None
     try:
         width, height = (int(v) for v in str(args.size).lower().split("x"))
     except ValueError:
         raise UsageError(f"--size {args.size!r} is not WIDTHxHEIGHT, like 1280x800") from None
+    if args.demo_pace <= 0:
+        raise UsageError("--demo-pace must be above 0, like 0.1 for ten times faster")
+    from kiosk.app.headless import NoVirtualScreen, VirtualScreen, screenless
 
+    headless = args.headless or screenless(kiosk_device=is_kiosk_device())
+
+    # The picture: a camera, a video, or for the demo the bundled video of its hand.
+    from kiosk.table.feed import FeedError, open_capture
+
+    video = args.video
+    if demo and args.detector != "none" and DEMO_VIDEO.is_file():
+        video = str(DEMO_VIDEO)
     capture = source = None
-    if not demo:
-        from kiosk.table.feed import FeedError, open_capture
+    if video is not None or args.camera is not None:
+        try:
+            capture, source = open_capture(camera=args.camera, video=video)
+        except FeedError as problem:
+            if not demo:
+                raise UsageError(str(problem)) from None
+            video = None  # the bundled video will not play here: the scripted demo
+    choice = None
+    if capture is not None:
+        from kiosk.table.camera import choose_detector
 
         try:
-            capture, source = open_capture(camera=args.camera, video=args.video)
-        except FeedError as problem:
+            choice = choose_detector(video, args.detector)
+        except ValueError as problem:
             raise UsageError(str(problem)) from None
+        if demo and choice.detector is None:
+            capture.release()
+            capture, choice = None, None  # no detector can read the demo video
+            _say("No card detector can read the demo's video here: the demo hand is "
+                 "played from its script.")
 
-    journal = Path(args.journal or DEFAULT_DIR / ("demo.sqlite3" if demo else "table.sqlite3"))
-    if args.new_game:
-        _archive(journal)
+    virtual = None
+    if headless:
+        where = "--headless" if args.headless else "no DISPLAY"
+        what = "the demo" if demo else f"{source}"
+        _say(f"No screen here ({where}): playing {what} on a virtual screen, telling the "
+             f"game below and saving each screen in {args.screens}/.")
+        try:
+            virtual = VirtualScreen.start(width, height)
+        except NoVirtualScreen as problem:
+            raise UsageError(str(problem)) from None
+        # a plain `kill` must still stop the virtual screen (the finally below)
+        signal.signal(signal.SIGTERM, lambda *_a: sys.exit(143))
+    try:
+        return _play(args, demo=demo, headless=headless, size=(width, height),
+                     capture=capture, source=source, video=video, choice=choice)
+    finally:
+        if capture is not None:
+            capture.release()
+        if virtual is not None:
+            virtual.stop()
 
+
+def _play(args: argparse.Namespace, *, demo: bool, headless: bool, size: tuple[int, int],
+          capture: Any, source: str | None, video: str | None, choice: Any) -> int:
     from kiosk.table.outbox import Outbox
     from kiosk.table.session import TableSession
 
-    outbox = Outbox(args.outbox)
+    journal = Path(args.journal or DEFAULT_DIR / ("demo.sqlite3" if demo else "table.sqlite3"))
+    outbox_path = Path(args.outbox)
+    if demo and headless and not args.journal:
+        # An unattended demo starts afresh each time, and its results go nowhere.
+        scratch = DEFAULT_DIR / "headless"
+        scratch.mkdir(parents=True, exist_ok=True)
+        journal, outbox_path = scratch / "demo.sqlite3", scratch / "outbox.sqlite3"
+        for old in (journal, outbox_path):
+            for suffix in ("", "-wal", "-shm"):
+                Path(str(old) + suffix).unlink(missing_ok=True)
+    if args.new_game:
+        _archive(journal)
+
+    outbox = Outbox(outbox_path)
     frames = journal.parent / "frames"
     session = TableSession.open(journal, outbox=outbox, frames_dir=frames)
     if demo and session.phase == "confirmed":
@@ -99,7 +187,9 @@ def run(args: argparse.Namespace) -> int:
         session.submit()
     outbox.start()
 
-    fullscreen = is_kiosk_device() if args.fullscreen is None else args.fullscreen
+    fullscreen = (is_kiosk_device() if args.fullscreen is None else args.fullscreen)
+    fullscreen = fullscreen and not headless
+    width, height = size
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     if not args.verbose:
         os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")  # still written to ~/.kivy/logs
@@ -111,21 +201,98 @@ def run(args: argparse.Namespace) -> int:
     Config.set("kivy", "exit_on_escape", "0" if fullscreen else "1")
     Config.set("input", "mouse", "mouse,multitouch_on_demand")
 
-    from kiosk.app.demo import DemoDriver, start_demo
+    from kiosk.app.demo import DEMO_SETUP, DemoDriver, start_demo
     from kiosk.app.main import KioskApp
+    from kiosk.app.narrator import Narrator
     from kiosk.app.presenter import TablePresenter
-    from kiosk.table.feed import FrameFeed
 
-    presenter = TablePresenter(session, camera=not demo)
+    presenter = TablePresenter(session, camera=capture is not None)
+    if choice is not None:
+        presenter.detector = choice.short
+        _say(choice.words)
     driver = None
     feed = None
     if demo:
-        start_demo(session)
-        driver = DemoDriver(session, pace=args.demo_pace)
-    else:
-        feed = FrameFeed(capture, str(source), is_video=args.video is not None)
+        setup = DEMO_SETUP
+        if headless:
+            setup = replace(DEMO_SETUP, points_to_win=1)  # one hand: a game that ends soon
+        start_demo(session, setup=setup)
+        driver = DemoDriver(session, pace=args.demo_pace, confirm=headless,
+                            camera_hands=frozenset({1}) if capture is not None else frozenset())
+    if capture is not None:
+        feed = _feed(session, presenter, capture, str(source), video, choice,
+                     pace=args.demo_pace if demo else 1.0,
+                     hold=demo or not headless)  # nobody bids in a headless replay
+    if headless:
+        Narrator(session).update()
+        if not demo and session.setup is None:
+            _say("This table is not set up, and nobody can tap it here: the picture is read, "
+                 "but no game is kept. Set the table up on a screen first.")
+    stop_when = None
+    if headless:
+        if demo:
+            def stop_when() -> bool:
+                return session.phase == "confirmed"
+        elif feed is not None:
+            stop_when = feed.ended.is_set
+    app = KioskApp(presenter, demo=driver, feed=feed,
+                   shots_dir=Path(args.screens) if headless else None,
+                   on_shot=lambda name, path: _say(f"Screen '{name}' saved: {path}"),
+                   stop_when=stop_when)
     try:
-        KioskApp(presenter, demo=driver, feed=feed).run()
+        app.run()
     finally:
         outbox.stop()
+    if headless:
+        _say("Done." if stop_when is None or stop_when() else "Stopped before the end.")
     return 0
+
+
+def _feed(session: Any, presenter: Any, capture: Any, source: str, video: str | None,
+          choice: Any, pace: float, hold: bool) -> Any:
+    """The frame feed, its reader following the session's hand (kiosk.table.camera)."""
+    from kiosk.table.camera import CameraLink, HandFollower
+    from kiosk.table.feed import FrameFeed, null_reader
+
+    reader: Any = null_reader
+    follower = None
+    if choice is not None and choice.detector is not None:
+        from kiosk.vision.pipeline import FramePipeline, Play
+
+        calibration = None if hold else _saved_calibration(session)  # the demo finds its mat
+        pipeline = FramePipeline(choice.detector, calibration=calibration,
+                                 view=_view_of(video, calibration))
+        view = _view_of(video, calibration)
+        follower = HandFollower(
+            pipeline,
+            lambda c: Play(leader=c["leader"], trump=c["trump"], sitting_out=c["sitting_out"]),
+            rebuild=lambda cal: FramePipeline(choice.detector, calibration=cal, view=view))
+        reader = follower
+        presenter.camera_setup.camera_view = view
+        presenter.camera_setup.on_saved = follower.recalibrate
+    feed = FrameFeed(capture, source, reader=reader, is_video=video is not None,
+                     hold=hold and video is not None, pace=pace)
+    CameraLink(session, presenter, feed, follower, from_start=video is not None).update()
+    return feed
+
+
+def _view_of(video: str | None, calibration: Any) -> str:
+    """How the camera looks at the table: a rendered video says so beside it."""
+    if calibration is not None:
+        return str(calibration.view)
+    if video is not None:
+        from kiosk.table.camera import truth_beside
+
+        truth = truth_beside(video)
+        if truth is not None:
+            import json
+
+            return str(json.loads(truth.read_text(encoding="utf-8")).get("view", "overhead"))
+    return "overhead"
+
+
+def _saved_calibration(session: Any) -> Any:
+    """This table's saved calibration (the calibration screen writes it), if any."""
+    from kiosk.table.calibration import load_for_table
+
+    return load_for_table(session)

@@ -82,16 +82,30 @@ def save_frame(path: str | Path, frame: Any) -> None:
 
 
 class FrameFeed:
-    """Reads frames in a background thread and hands on what the reader saw."""
+    """Reads frames in a background thread and hands on what the reader saw.
+
+    A video can be held on its first frame (`hold=True`) until `release()`:
+    a recorded hand starts when the bidding is over, as the players would
+    start playing, so the reader knows who leads before the first card.
+    `pace` scales a video's speed (0.1: ten times faster) for demos and tests;
+    its `t` stays the file's own time, so what is read does not change.
+    """
 
     def __init__(self, capture: Any, source: str, reader: Reader = null_reader,
-                 is_video: bool = False, fps: float = 15.0) -> None:
+                 is_video: bool = False, fps: float = 15.0, hold: bool = False,
+                 pace: float = 1.0) -> None:
         self.capture = capture
         self.source = source
         self.reader = reader
         self.is_video = is_video
         self.fps = fps
+        self.pace = pace
         self._stop = threading.Event()
+        self._go = threading.Event()
+        if not hold:
+            self._go.set()
+        #: set once a video has played to its end
+        self.ended = threading.Event()
         self._thread: threading.Thread | None = None
 
     def start(self, on_events: EventSink, on_frame: FrameSink | None = None) -> None:
@@ -99,9 +113,34 @@ class FrameFeed:
                                         name="frames", daemon=True)
         self._thread.start()
 
+    def release(self) -> None:
+        """Start playing a held video (from the UI thread: the hand is in play)."""
+        self._go.set()
+
+    @property
+    def held(self) -> bool:
+        return not self._go.is_set()
+
     def _run(self, on_events: EventSink, on_frame: FrameSink | None) -> None:
+        try:
+            self._loop(on_events, on_frame)
+        finally:
+            self.ended.set()
+
+    def _loop(self, on_events: EventSink, on_frame: FrameSink | None) -> None:
         import cv2
 
+        rate = float(self.capture.get(cv2.CAP_PROP_FPS) or 0) if self.is_video else 0.0
+        rate = rate if rate > 0 else self.fps
+        if not self._go.is_set():
+            ok, first = self.capture.read()
+            if ok and on_frame is not None:
+                on_frame(first)  # the table as it stands, while the players bid
+            while not self._go.wait(0.1):
+                if self._stop.is_set():
+                    return
+            self.capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
+        index = 0
         start = time.monotonic()
         while not self._stop.is_set():
             ok, frame = self.capture.read()
@@ -111,9 +150,11 @@ class FrameFeed:
                 time.sleep(0.2)
                 continue
             if self.is_video:
-                t = self.capture.get(cv2.CAP_PROP_POS_MSEC) / 1000.0
-                # play a file at its own speed, not as fast as it decodes
-                lag = t - (time.monotonic() - start)
+                # the file's own clock (frame number / rate): the same keys on every replay
+                t = index / rate
+                index += 1
+                # play a file at its own speed (times pace), not as fast as it decodes
+                lag = t * self.pace - (time.monotonic() - start)
                 if lag > 0:
                     time.sleep(lag)
             else:
@@ -128,6 +169,7 @@ class FrameFeed:
 
     def stop(self) -> None:
         self._stop.set()
+        self._go.set()
         if self._thread is not None:
             self._thread.join(timeout=2)
         self.capture.release()

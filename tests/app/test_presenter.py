@@ -86,15 +86,24 @@ def test_live_shows_each_seats_card_whose_turn_and_tricks(presenter: TablePresen
     s.feed(CardPlayed("E", "AS", 1, 0.9))
     v = presenter.live_view()
     assert v.title == "South to play" and v.trump.startswith("Trump: hearts")
+    assert v.turn == "South"  # shown in big type
+    assert v.detector == ""  # no camera: no word about a detector
     assert {x.seat: x.card for x in v.seats}["E"] == "AS"
     assert [x.seat for x in v.seats if x.on_turn] == ["S"]
     for seat, card, t in (("S", "9S", 2), ("W", "KS", 3), ("N", "QS", 4)):
         s.feed(CardPlayed(seat, card, t, 0.9))
     v = presenter.live_view()
     assert v.title == "Trick 1 to East" and v.tricks == {"NS": 0, "EW": 1}
+    assert v.turn == ""  # the trick's winner is the news, not the next lead
     s.feed(TrickCleared(5))
     v = presenter.live_view()
     assert all(x.card is None for x in v.seats) and v.title == "East to play"
+    assert presenter.shot_name() == "live"
+    for seat, card, t in (("E", "JH", 6), ("S", "QH", 7)):
+        s.feed(CardPlayed(seat, card, t, 0.9))
+    assert presenter.shot_name() == "live-mid-hand"  # a second picture, cards on the table
+    presenter.camera, presenter.detector = True, "Cards read by the ORACLE detector."
+    assert presenter.live_view().detector == "Cards read by the ORACLE detector."
 
 
 def test_score_and_game_end_after_a_hand(presenter: TablePresenter) -> None:

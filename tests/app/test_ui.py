@@ -3,6 +3,7 @@ a renege, the game end. The screenshots it saves are worth a look (docs/app-*.pn
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -15,9 +16,8 @@ from kiosk.table.session import TableSession
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(__file__).with_name("ui_run.py")
-SHOTS = ("setup", "bidding-turn-up", "bidding-explained", "live", "correction", "score-hand-1",
-         "renege",
-         "score-game-won", "game-end")
+SHOTS = ("setup", "calibration-taps", "calibration", "bidding-turn-up", "bidding-explained",
+         "live", "correction", "score-hand-1", "renege", "score-game-won", "game-end")
 
 
 def _command() -> list[str]:
@@ -45,3 +45,6 @@ def test_tap_through_a_game(tmp_path: Path) -> None:
     assert session.scores == {"NS": 2, "EW": 1}
     assert [h.points for h in session.finished] == [{"NS": 0, "EW": 1}, {"NS": 2, "EW": 0}]
     assert session.finished[1].result["chosen"] == "penalty_added"
+    # the camera set-up found the printed mat in the picture and kept it for table 3
+    saved = json.loads((tmp_path / "calibration" / "table-3.json").read_text())
+    assert saved["source"] == "mat" and len(saved["markers"]) == 4

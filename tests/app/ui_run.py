@@ -133,6 +133,47 @@ def camera(session: TableSession, hand: int, seat_cards: list[str], t0: float) -
         t += 1
 
 
+def demo_frame() -> Any:
+    """The bundled demo video's first picture (the printed mat on a table), if built."""
+    video = Path(__file__).resolve().parents[2] / "kiosk" / "assets" / "demo-hand.mp4"
+    if not video.is_file():
+        return None
+    import cv2
+
+    capture = cv2.VideoCapture(str(video))
+    ok, image = capture.read()
+    capture.release()
+    return image if ok else None
+
+
+def tap_at(x: float, y: float) -> None:
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    touch.touch_up()
+
+
+def calibrate(d: Driver, frame: Any) -> Iterator[float]:
+    """Camera set-up: two corners tapped, then the mat found and saved."""
+    d.app._frame(frame)  # what the camera's feed does, on the frame thread
+    yield 0.3
+    yield from d.tap("Camera set-up")
+    yield from d.until("calibration")
+    yield 0.5
+    h, w = frame.shape[:2]
+    for x, y in [(0.25 * w, 0.09 * h), (0.77 * w, 0.08 * h)]:
+        tap_at(*d.screen._to_screen(x, y))
+        yield 0.2
+    assert len(d.app.presenter.camera_setup.taps) == 2, "the corner taps did not land"
+    yield from d.shot("calibration-taps")
+    yield from d.tap("Find the mat")
+    yield 0.3
+    yield from d.shot("calibration")
+    yield from d.tap("Save")
+    yield 0.2
+    yield from d.tap("Done")
+    yield from d.until("setup")
+
+
 def steps(d: Driver, session: TableSession) -> Iterator[float]:
     yield 0.5
     yield from d.until("setup")
@@ -142,6 +183,9 @@ def steps(d: Driver, session: TableSession) -> Iterator[float]:
         yield from d.tap("-")  # points to win: 10 -> 2
     yield 0.2
     yield from d.shot("setup")
+    frame = demo_frame()
+    if frame is not None:
+        yield from calibrate(d, frame)
     yield from d.tap("North")
     yield 0.3
     yield from d.until("bidding")

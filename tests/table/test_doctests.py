@@ -9,7 +9,7 @@ import pytest
 
 MODULES = ["kiosk.table.journal", "kiosk.table.setup", "kiosk.table.assignment",
            "kiosk.vision.events",
-           "kiosk.app.markers", "kiosk.app.demo"]
+           "kiosk.app.markers", "kiosk.app.demo", "kiosk.app.headless"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -49,3 +49,20 @@ def test_a_video_feeds_the_reader_and_its_events_come_out(tmp_path: Path) -> Non
 def test_a_missing_video_is_one_clear_line(tmp_path: Path) -> None:
     with pytest.raises(FeedError, match="no such file"):
         open_capture(video=str(tmp_path / "nope.mp4"))
+
+
+def test_a_held_video_shows_its_first_frame_and_reads_nothing_until_released(
+        tmp_path: Path) -> None:
+    capture, source = open_capture(video=str(_video(tmp_path / "hand.avi", frames=8)))
+    times: list[float] = []
+    shown: list[float] = []
+    feed = FrameFeed(capture, source, reader=lambda f, t: times.append(t) or [],
+                     is_video=True, hold=True, pace=0.01)
+    feed.start(lambda *_a: None, on_frame=lambda f: shown.append(float(f.mean())))
+    threading.Event().wait(0.3)
+    assert feed.held and times == [] and shown == [0.0]  # the first frame only
+    feed.release()
+    assert feed.ended.wait(5)
+    feed.stop()
+    # from the first frame again, timed by the file (30 fps), not by the wall clock
+    assert times == pytest.approx([i / 30 for i in range(8)])

@@ -63,8 +63,12 @@ def load_record(dealer: str = "N") -> dict[str, Any]:
     return rec
 
 
-def script(record: dict[str, Any], pace: float = 1.0) -> list[Step]:
-    """The hand as a timeline; `pace` scales every pause (0.01 for tests)."""
+def script(record: dict[str, Any], pace: float = 1.0, cards: bool = True) -> list[Step]:
+    """The hand as a timeline; `pace` scales every pause (0.01 for tests).
+
+    Without `cards` only the turn-up and the bids are scripted: the cards come
+    from a camera (the bundled video read by the vision pipeline).
+    """
     steps: list[Step] = []
     t = 1.0 * pace
     steps.append(Step(t, CardPlayed(record["dealer"], record["turn_up"], round(t, 3), 0.99)))
@@ -72,7 +76,7 @@ def script(record: dict[str, Any], pace: float = 1.0) -> list[Step]:
         t += 2.0 * pace
         steps.append(Step(t, bid=bid, bid_index=index))
     t += 1.0 * pace
-    for trick in record["tricks"]:
+    for trick in record["tricks"] if cards else []:
         for play in trick:
             t += 1.4 * pace
             seat, card = play.split(":")
@@ -88,12 +92,17 @@ class DemoDriver:
     """Plays the demo hand into a session, as a camera and the players would."""
 
     def __init__(self, session: TableSession, pace: float = 1.0, autobid: bool = True,
-                 autoplay: bool = True) -> None:
+                 autoplay: bool = True, confirm: bool = False,
+                 camera_hands: frozenset[int] = frozenset()) -> None:
         self.session = session
         self.pace = pace
         self.autobid = autobid
         #: also tap the first dealer and "Next hand" when nobody does (unattended demo)
         self.autoplay = autoplay
+        #: also tap both teams' agreement at the game's end (a demo nobody watches)
+        self.confirm = confirm
+        #: hands whose cards a camera (the demo video) reads: only their bids are scripted
+        self.camera_hands = camera_hands
         self._idle = 0.0
         self._hand = 0
         self._steps: list[Step] = []
@@ -109,7 +118,8 @@ class DemoDriver:
         number = hand.number if hand else 0
         if number != self._hand:
             self._hand = number
-            self._steps = script(load_record(hand.dealer), self.pace) if hand else []
+            self._steps = (script(load_record(hand.dealer), self.pace,
+                                  cards=number not in self.camera_hands) if hand else [])
             self._cursor = 0
             self._clock = 0.0
 
@@ -155,15 +165,21 @@ class DemoDriver:
     def _autoplay(self, dt: float) -> bool:
         """Between hands, wait a while for the players, then tap for them."""
         phase = self.session.phase
-        if phase not in ("ready", "hand_over"):
+        waits = {"ready": 3.0, "hand_over": 8.0}
+        if self.confirm:
+            waits["game_over"] = 3.0
+        if phase not in waits:
             self._idle = 0.0
             return False
         self._idle += dt
-        if self._idle < (3.0 if phase == "ready" else 8.0) * max(self.pace, 0.01):
+        if self._idle < waits[phase] * max(self.pace, 0.01):
             return False
         self._idle = 0.0
         try:
-            if phase == "ready":
+            if phase == "game_over":
+                side = next(s for s in ("NS", "EW") if s not in self.session.confirmed)
+                self.session.confirm(side)
+            elif phase == "ready":
                 self.session.start_game(json.loads(RECORD.read_text())["dealer"])
             elif self.session.game_can_end():
                 self.session.end_game()
@@ -181,10 +197,11 @@ class DemoDriver:
         return self._cursor >= len(self._steps)
 
 
-def start_demo(session: TableSession, deal: bool = False) -> None:
+def start_demo(session: TableSession, deal: bool = False,
+               setup: TableSetup = DEMO_SETUP) -> None:
     """Fill in the demo set-up (unless the journal already has a game); with
     `deal`, also start it (else the players, or the driver's autoplay, do)."""
     if session.setup is None:
-        session.configure(DEMO_SETUP)
+        session.configure(setup)
     if deal and session.started_at is None:
         session.start_game(json.loads(RECORD.read_text())["dealer"])

@@ -28,3 +28,15 @@ class KioskScreen(Screen):
 
     def tick(self) -> None:
         """Called every second while shown (clocks)."""
+
+
+def frame_texture(texture: Any, frame: Any) -> Any:
+    """A BGR camera frame (numpy) as a Kivy texture, reusing `texture` when it fits."""
+    from kivy.graphics.texture import Texture
+
+    h, w = frame.shape[:2]
+    if texture is None or tuple(texture.size) != (w, h):
+        texture = Texture.create(size=(w, h), colorfmt="bgr")
+        texture.flip_vertical()
+    texture.blit_buffer(frame.tobytes(), colorfmt="bgr", bufferfmt="ubyte")
+    return texture

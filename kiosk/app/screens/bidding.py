@@ -50,9 +50,9 @@ class BiddingScreen(KioskScreen):
             button = Factory.BigButton(text=suit_markup(label, self.four_colour),
                                        height="20mm", disabled=not b.allowed)
             if b.label == "Pass":
-                button.background_color = (0.3, 0.32, 0.36, 1)
+                button.tint = (0.3, 0.32, 0.36, 1)
             elif "alone" in b.label:
-                button.background_color = (0.75, 0.4, 0.05, 1)
+                button.tint = (0.75, 0.4, 0.05, 1)  # forbidden or not, BigButton greys it
             button.bind(on_release=lambda _b, i=b.index: self.presenter.tap_bid(i))
             grid.add_widget(button)
         picker = self.ids.picker

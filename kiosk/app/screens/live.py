@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.graphics.texture import Texture
 from kivy.properties import (
     BooleanProperty,
     DictProperty,
@@ -14,7 +13,7 @@ from kivy.properties import (
 )
 
 from kiosk.app.presenter import INK, SUIT_SYMBOLS, suit_colour
-from kiosk.app.screens.base import KioskScreen
+from kiosk.app.screens.base import KioskScreen, frame_texture
 from kiosk.app.widgets import load_kv, suit_markup
 
 
@@ -34,6 +33,11 @@ class LiveScreen(KioskScreen):
     trump_symbol = StringProperty("")
     trump_ink = ListProperty([1, 1, 1, 0.35])
     frame: Any = ObjectProperty(None, allownone=True)
+    teams = DictProperty({"NS": "", "EW": ""})
+    trick_counts = DictProperty({"NS": "0", "EW": "0"})
+    points = DictProperty({"NS": "0", "EW": "0"})
+    turn = StringProperty("")
+    detector = StringProperty("")
 
     def show(self) -> None:
         v = self.presenter.live_view()
@@ -44,7 +48,7 @@ class LiveScreen(KioskScreen):
             r, g, b, _a = suit_colour(v.trump_suit, self.four_colour)
             # on the green felt, black ink reads as white, softened to stay behind the cards
             self.trump_ink = [r, g, b, 0.6] if (r, g, b) != INK[:3] else [1, 1, 1, 0.45]
-        self.contract = v.contract
+        self.contract = (" · " + v.contract) if v.contract else ""
         self.cards = {s.seat: s.card or "" for s in v.seats}
         self.turn_seat = next((s.seat for s in v.seats if s.on_turn), "")
         self.sitting_out = next((s.seat for s in v.seats if s.sitting_out), "")
@@ -52,6 +56,11 @@ class LiveScreen(KioskScreen):
                                 + ("" if v.tricks[side] == 1 else "s") for side in ("NS", "EW"))
         self.score = "Score  " + "  ".join(f"{v.teams[side]} {v.scores[side]}"
                                            for side in ("NS", "EW"))
+        self.teams = dict(v.teams)
+        self.trick_counts = {side: str(v.tricks[side]) for side in ("NS", "EW")}
+        self.points = {side: str(v.scores[side]) for side in ("NS", "EW")}
+        self.turn = v.turn
+        self.detector = v.detector
         self.clock = v.clock
         self.notices = "\n".join(v.notices)
         self.camera = v.camera
@@ -62,12 +71,8 @@ class LiveScreen(KioskScreen):
             self.clock = self.presenter.clock()
 
     def show_frame(self, frame: Any) -> None:
-        """A BGR camera frame (numpy) behind the table; called on the UI thread."""
-        h, w = frame.shape[:2]
-        if self.frame is None or self.frame.size != (w, h):
-            self.frame = Texture.create(size=(w, h), colorfmt="bgr")
-            self.frame.flip_vertical()
-        self.frame.blit_buffer(frame.tobytes(), colorfmt="bgr", bufferfmt="ubyte")
+        """A BGR camera frame (numpy) in the middle of the table; called on the UI thread."""
+        self.frame = frame_texture(self.frame, frame)
         self.property("frame").dispatch(self)  # same texture, new pixels: redraw
 
 

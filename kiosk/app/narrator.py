@@ -1,0 +1,102 @@
+"""The game told as plain text, one line per thing that happened, as it happens.
+
+Why: a kiosk started where nobody can see a screen (a server, CI, an SSH
+session: `kiosk run` with no display) still has to show that the whole loop
+works. The narrator listens to the table session like a screen does and
+prints each new fact once: the deal, the turn-up, every bid, every card read
+in each seat, each trick's winner, the hand's score, the game's end and both
+teams' agreement. No Kivy: it is tested with a plain session.
+
+Each fact has a key; a key already printed is never printed again, so the
+narrator can look at the whole session after every change (even a replayed
+journal) without repeating itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from kiosk.app.presenter import TablePresenter, _bid_words, _result_words, card_words
+from kiosk.table.referee import SUIT_NAMES, seat_name
+from kiosk.table.session import TableSession
+
+Write = Callable[[str], None]
+
+
+def _print(line: str) -> None:
+    print(line, flush=True)
+
+
+class Narrator:
+    """Prints what a player would see on the screen, as lines of text."""
+
+    def __init__(self, session: TableSession, write: Write = _print) -> None:
+        self.session = session
+        self.write = write
+        self._said: set[tuple[object, ...]] = set()
+        self._presenter = TablePresenter(session)  # for team names and wording only
+        session.subscribe(lambda _s: self.update())
+
+    def _say(self, key: tuple[object, ...], line: str) -> None:
+        if key not in self._said:
+            self._said.add(key)
+            self.write(line)
+
+    def update(self) -> None:
+        """Print every fact of the session not printed yet, in the order of play."""
+        s = self.session
+        setup = s.setup
+        if setup is None:
+            return
+        teams = self._presenter.teams()
+        self._say(("setup",), (
+            f"Table {setup.table}{', ' + setup.tournament if setup.tournament else ''}: "
+            f"{teams['NS']} (North-South) against {teams['EW']} (East-West), "
+            f"{setup.profile} rules, {setup.points_to_win} point"
+            f"{'' if setup.points_to_win == 1 else 's'} to win"))
+        hand = s.hand
+        if hand is not None and hand.view is not None:
+            n = hand.number
+            view = hand.view
+            self._say(("deal", n), f"Hand {n}: {seat_name(hand.dealer)} deals.")
+            if view.turn_up:
+                self._say(("turn_up", n), f"  Turn-up: {card_words(view.turn_up)} "
+                                          f"({view.turn_up}).")
+            for i, bid in enumerate(hand.bids):
+                self._say(("bid", n, i), f"  Bid: {_bid_words(bid)}")
+            if view.trump and view.maker and view.phase != "bidding":
+                alone = ", alone" if view.alone else ""
+                self._say(("trump", n), f"  Trump is {SUIT_NAMES[view.trump]}: "
+                                        f"{seat_name(view.maker)} made it{alone}.")
+            for t, trick in enumerate(view.tricks, start=1):
+                for seat, card in trick.cards:
+                    self._say(("card", n, t, seat, card),
+                              f"  Trick {t}: {seat_name(seat)} played {card} "
+                              f"({card_words(card)}).")
+                if trick.winner is not None:
+                    won = view.tricks_won
+                    self._say(("won", n, t), (
+                        f"  Trick {t} to {seat_name(trick.winner)}. Tricks: "
+                        f"{teams['NS']} {won['NS']}, {teams['EW']} {won['EW']}."))
+            for notice in s.notices:
+                if notice.hand == n:
+                    self._say(("notice", notice.seq), f"  Camera: {notice.text}")
+            if view.renege is not None:
+                self._say(("renege", n), f"  Renege: {seat_name(view.renege.seat)} did not "
+                                         f"follow suit in trick {view.renege.trick}.")
+            points = s.current_points()
+            if s.phase == "hand_over" and points is not None:
+                self._say(("over", n), (
+                    f"Hand {n} over: {_result_words(view, points, teams)}. "
+                    f"Score: {teams['NS']} {s.scores['NS']}, {teams['EW']} {s.scores['EW']}."))
+        if s.phase in ("game_over", "confirmed"):
+            scores = s.scores
+            self._say(("game_over",), (
+                f"Game over: {self._presenter.game_end_view().headline} "
+                f"({teams['NS']} {scores['NS']}, {teams['EW']} {scores['EW']})."))
+            for side in ("NS", "EW"):
+                if side in s.confirmed:
+                    self._say(("confirm", side), f"  {teams[side]} agree with the score.")
+        if s.phase == "confirmed":
+            self._say(("confirmed",), "Both teams agreed: the result is saved for the "
+                                      "director.")

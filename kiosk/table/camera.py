@@ -1,0 +1,206 @@
+"""The camera's reader for a table: which card detector, and a pipeline that follows the hand.
+
+Why here: the vision pipeline (kiosk.vision.pipeline.FramePipeline) turns
+frames into events but knows nothing of bidding; it must be told, when each
+hand's bidding ends, who leads, what is trump and who sits out. The table
+session knows that. `HandFollower` carries it across: the UI thread calls
+`follow(session.reader_context())` after every change, the frame thread
+applies it before the next frame, and only once per hand (telling the
+reader of a new hand mid-hand would make it forget the cards on the table).
+
+Which detector (`choose_detector`), in plain words for the players and the
+console, because a reading is only as good as its detector:
+
+1. the trained model (models/cards.onnx) when it loads and, on a video that
+   has its ground truth beside it, reads at least half of the card corners
+   of a few sample frames;
+2. else, for a video with ground truth beside it (the bundled demo), the
+   oracle: the true boxes with a detector's usual failures injected;
+3. else nothing: the picture is shown and the players tap the cards.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kiosk.vision.events import VisionEvent
+
+#: share of the true card corners the model must name on the sample frames
+USABLE_RECALL = 0.5
+SAMPLE_FRAMES = 6
+
+
+@dataclass(frozen=True)
+class DetectorChoice:
+    """The detector to run (None: no detector) and why, in one plain line."""
+
+    detector: Any
+    name: str  # 'model', 'oracle' or 'none'
+    words: str  # the console's line, with the reason
+    short: str = ""  # the screen's line
+
+    def __post_init__(self) -> None:
+        if not self.short:
+            short = {"model": "Cards read by the trained detector.",
+                     "oracle": "Cards read by the ORACLE detector (ground truth + noise), "
+                               "not the trained model.",
+                     "none": "No card detector: tap the cards."}[self.name]
+            object.__setattr__(self, "short", short)
+
+
+def truth_beside(video: str | Path) -> Path | None:
+    """`VIDEO.truth.json` next to a rendered video, if there is one."""
+    video = Path(video)
+    truth = video.with_name(video.stem + ".truth.json")
+    return truth if truth.is_file() else None
+
+
+def choose_detector(video: str | Path | None, wanted: str = "auto",
+                    load_model: Callable[[], Any] | None = None) -> DetectorChoice:
+    """Pick the detector for a camera or a video (see the module's docstring)."""
+    truth = truth_beside(video) if video is not None else None
+    why_not = ""
+    if wanted in ("auto", "model"):
+        try:
+            model = (load_model or _load_model)()
+        except Exception as problem:  # ModelError, or a runtime's own error
+            model = None
+            why_not = str(problem).splitlines()[0] if str(problem) else type(problem).__name__
+        if model is not None:
+            score = _sample_recall(model, video, truth) if (video and truth) else None
+            if score is None or score >= USABLE_RECALL or wanted == "model":
+                tested = "" if score is None else f", read {score:.0%} of the sample corners"
+                return DetectorChoice(model, "model",
+                                      f"Cards read by the trained detector "
+                                      f"({Path(getattr(model, 'path', 'model')).name}{tested}).")
+            why_not = (f"the trained model read only {score:.0%} of the card corners of "
+                       "sample frames: still too weak")
+        elif wanted == "model":
+            raise ValueError(f"cannot load the card detector: {why_not}")
+    if truth is not None and wanted in ("auto", "oracle"):
+        from kiosk.vision.oracle import OracleDetector
+
+        oracle = OracleDetector.beside(video)  # type: ignore[arg-type]
+        because = f" ({why_not})" if why_not else ""
+        return DetectorChoice(oracle, "oracle",
+                              f"Cards read by the ORACLE detector (the video's ground truth "
+                              f"plus detector noise), not the trained model{because}.")
+    if wanted == "oracle":
+        raise ValueError("the oracle detector needs VIDEO.truth.json beside the video")
+    return DetectorChoice(None, "none", f"No card detector ({why_not or 'none chosen'}): "
+                                        "tap each card on the screen.")
+
+
+def _load_model() -> Any:
+    from kiosk.vision.detector import Detector
+
+    return Detector(threads=1)  # one core for the model, one for the screen
+
+
+def _sample_recall(model: Any, video: str | Path, truth: Path) -> float | None:
+    """Share of the true corner names the model finds on a few frames of the video."""
+    import cv2
+
+    data = json.loads(truth.read_text(encoding="utf-8"))
+    frames = data.get("frames") or []
+    busy = [i for i, boxes in enumerate(frames)
+            if sum(1 for b in boxes if b.get("card") != "back") >= 3]
+    if not busy:
+        return None
+    picks = [busy[int(k * (len(busy) - 1) / max(SAMPLE_FRAMES - 1, 1))]
+             for k in range(SAMPLE_FRAMES)]
+    capture = cv2.VideoCapture(str(video))
+    found = wanted = 0
+    try:
+        for index in sorted(set(picks)):
+            capture.set(cv2.CAP_PROP_POS_FRAMES, index)
+            ok, image = capture.read()
+            if not ok:
+                continue
+            names = [b["card"] for b in frames[index] if b.get("card") != "back"]
+            seen = [getattr(d, "card", None) or d.get("card") for d in model.detect(image)]
+            wanted += len(names)
+            found += sum(min(names.count(c), seen.count(c)) for c in set(names))
+    finally:
+        capture.release()
+    return found / wanted if wanted else None
+
+
+class HandFollower:
+    """`reader(frame, t)` for the feed: the pipeline, told of each hand as bidding ends."""
+
+    def __init__(self, pipeline: Any, make_play: Callable[[dict[str, Any]], Any],
+                 rebuild: Callable[[Any], Any] | None = None) -> None:
+        """`rebuild(calibration)` makes a new pipeline when the table is calibrated again."""
+        self.pipeline = pipeline
+        self.make_play = make_play
+        self.rebuild = rebuild
+        self._lock = threading.Lock()
+        self._context: dict[str, Any] | None = None
+        self._calibration: Any = None
+        self._told: Any = None  # the hand the pipeline was last told of
+
+    def recalibrate(self, calibration: Any) -> None:
+        """A calibration was saved (UI thread): read the next frames with it."""
+        with self._lock:
+            self._calibration = calibration
+
+    def follow(self, context: dict[str, Any]) -> None:
+        """The session's `reader_context()` (UI thread): remembered for the next frame."""
+        with self._lock:
+            self._context = dict(context)
+
+    def __call__(self, frame: Any, t: float) -> Iterable[VisionEvent]:
+        with self._lock:
+            context, calibration, self._calibration = self._context, self._calibration, None
+        if calibration is not None and self.rebuild is not None:
+            self.pipeline = self.rebuild(calibration)
+            self._told = None  # the new pipeline must hear of the hand again
+        if context is not None and context.get("leader") and context["hand"] != self._told:
+            self._told = context["hand"]
+            self.pipeline.new_hand(self.make_play(context))
+        return self.pipeline(frame, t)
+
+
+class CameraLink:
+    """Keeps the feed and its reader in step with the session (on the UI thread).
+
+    After every change: the reader learns the hand's contract; a held video
+    starts once the hand is in play; and once the video is over and the game
+    has moved to a hand it did not film, the screen stops showing its picture.
+
+    A video always plays from its start, so after a restart mid-hand its reader
+    must expect the hand's first leader, not the leader of the trick the
+    journal has reached (a camera, live, sees that trick: the session's word).
+    """
+
+    def __init__(self, session: Any, presenter: Any, feed: Any,
+                 follower: HandFollower | None = None, from_start: bool = False) -> None:
+        self.session = session
+        self.presenter = presenter
+        self.feed = feed
+        self.follower = follower
+        self.from_start = from_start
+        self._filmed: set[int] = set()
+        session.subscribe(lambda _s: self.update())
+
+    def update(self) -> None:
+        context = self.session.reader_context()
+        hand = self.session.hand
+        if self.from_start and context.get("leader") and hand is not None and hand.view.tricks:
+            context["leader"] = hand.view.tricks[0].leader
+        if self.follower is not None:
+            self.follower.follow(context)
+        hand = context.get("hand")
+        if self.feed.held and self.session.phase == "playing":
+            self._filmed.add(hand)
+            self.feed.release()
+        elif not self.feed.held and not self.feed.ended.is_set() and hand is not None:
+            self._filmed.add(hand)
+        if self.feed.ended.is_set() and hand is not None and hand not in self._filmed:
+            self.presenter.camera = False

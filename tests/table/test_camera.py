@@ -1,0 +1,170 @@
+"""The camera's reader: which detector reads the picture, and the pipeline following
+the hand; then the bundled demo video read through the real vision pipeline into a
+table session, as `kiosk run` does, without a window."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kiosk.app.demo import DemoDriver, start_demo
+from kiosk.app.presenter import TablePresenter
+from kiosk.table.camera import CameraLink, HandFollower, choose_detector
+from kiosk.table.feed import FrameFeed, open_capture
+from kiosk.table.session import TableSession
+from kiosk.vision.pipeline import FramePipeline, Play
+
+ROOT = Path(__file__).resolve().parents[2]
+VIDEO = ROOT / "kiosk" / "assets" / "demo-hand.mp4"
+needs_video = pytest.mark.skipif(not VIDEO.is_file(), reason="the demo video is not built")
+EUCHRE_AND_FIVES = [r + s for s in "CDHS" for r in "59TJQKA"]
+
+
+class NamesEverything:
+    """A 'model' that names every card on every frame: it finds every true corner."""
+
+    path = "fake.onnx"
+
+    def detect(self, image: Any) -> list[dict[str, Any]]:
+        return [{"card": c, "confidence": 0.9, "box": [0, 0, 1, 1]} for c in EUCHRE_AND_FIVES
+                for _ in range(4)]
+
+
+class SeesNothing(NamesEverything):
+    def detect(self, image: Any) -> list[dict[str, Any]]:
+        return []
+
+
+def _no_model() -> Any:
+    raise RuntimeError("model file not found: models/cards.onnx")
+
+
+@needs_video
+def test_without_a_model_the_demo_is_read_by_the_oracle_and_says_so() -> None:
+    choice = choose_detector(VIDEO, load_model=_no_model)
+    assert choice.name == "oracle"
+    assert "ORACLE" in choice.words and "model file not found" in choice.words
+    assert "not the trained model" in choice.short
+
+
+@needs_video
+def test_a_weak_model_is_set_aside_for_the_oracle_and_a_good_one_is_used() -> None:
+    weak = choose_detector(VIDEO, load_model=SeesNothing)
+    assert weak.name == "oracle" and "read only 0%" in weak.words
+    good = choose_detector(VIDEO, load_model=NamesEverything)
+    assert good.name == "model" and "100%" in good.words
+    forced = choose_detector(VIDEO, "model", load_model=SeesNothing)
+    assert forced.name == "model"  # asked for by name: used, weak or not
+
+
+def test_no_model_and_no_ground_truth_means_tapping(tmp_path: Path) -> None:
+    choice = choose_detector(tmp_path / "game.mp4", load_model=_no_model)
+    assert choice.detector is None and choice.name == "none"
+    with pytest.raises(ValueError, match="cannot load the card detector"):
+        choose_detector(tmp_path / "game.mp4", "model", load_model=_no_model)
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.hands: list[Play] = []
+        self.frames = 0
+
+    def new_hand(self, play: Play) -> None:
+        self.hands.append(play)
+
+    def __call__(self, frame: Any, t: float) -> list[Any]:
+        self.frames += 1
+        return []
+
+
+def test_the_pipeline_hears_of_each_hand_once_when_its_bidding_ends() -> None:
+    pipeline = Recorder()
+    follower = HandFollower(pipeline, lambda c: Play(c["leader"], c["trump"], c["sitting_out"]))
+    bidding = {"hand": 1, "leader": None, "trump": None, "sitting_out": None}
+    follower.follow(bidding)
+    follower(None, 0.0)
+    assert pipeline.hands == []  # nobody leads yet: the reader is not told anything
+    follower.follow({"hand": 1, "leader": "E", "trump": "H", "sitting_out": None})
+    follower(None, 0.1)
+    follower.follow({"hand": 1, "leader": "N", "trump": "H", "sitting_out": None})  # trick 2
+    follower(None, 0.2)
+    follower.follow({"hand": 2, "leader": "S", "trump": "C", "sitting_out": "W"})
+    follower(None, 0.3)
+    assert pipeline.hands == [Play("E", "H", None), Play("S", "C", "W")]
+    assert pipeline.frames == 4
+
+
+def play_video(journal: Path, stop_after_tricks: int | None = None) -> TableSession:
+    """What `kiosk run` does for the demo, without a window: bids tapped by the demo
+    driver, then the held video released and read frame by frame through FramePipeline
+    with the oracle; the events go into the session on this (the "UI") thread."""
+    session = TableSession.open(journal)
+    start_demo(session, deal=True)
+    presenter = TablePresenter(session, camera=True)
+    driver = DemoDriver(session, pace=0.01, autoplay=False, camera_hands=frozenset({1}))
+    capture, source = open_capture(video=str(VIDEO))
+    choice = choose_detector(VIDEO, "oracle")
+    follower = HandFollower(FramePipeline(choice.detector, view="tablet"),
+                            lambda c: Play(c["leader"], c["trump"], c["sitting_out"]))
+    feed = FrameFeed(capture, source, reader=follower, is_video=True, hold=True, pace=0.01)
+    CameraLink(session, presenter, feed, follower, from_start=True).update()
+    inbox: list[tuple[list[Any], str]] = []
+    lock = threading.Lock()
+    shown = threading.Event()
+
+    def on_events(events: list[Any], src: str, _frame: Any) -> None:
+        with lock:
+            inbox.append((events, src))
+
+    feed.start(on_events, on_frame=lambda _f: shown.set())
+    assert shown.wait(5)  # the first frame is shown while the players bid (or at once)
+
+    def won() -> int:
+        hand = session.hand
+        return 0 if hand is None or hand.view is None else sum(hand.view.tricks_won.values())
+
+    deadline = time.monotonic() + 60
+    while session.phase != "hand_over" and time.monotonic() < deadline:
+        if stop_after_tricks is not None and won() >= stop_after_tricks:
+            break
+        driver.tick(0.01)
+        with lock:
+            batch, inbox[:] = list(inbox), []
+        for events, src in batch:
+            for event in events:
+                session.feed(event, source=src)
+        time.sleep(0.005)
+    assert not feed.held
+    feed.stop()
+    return session
+
+
+@needs_video
+def test_the_demo_video_read_by_the_pipeline_plays_the_hand_into_the_session(
+        tmp_path: Path) -> None:
+    truth = json.loads(VIDEO.with_name("demo-hand.truth.json").read_text())
+    session = play_video(tmp_path / "demo.sqlite3")
+    assert session.phase == "hand_over"
+    assert session.hand is not None and session.hand.view is not None
+    assert session.hand.view.record["tricks"] == truth["record"]["tricks"]
+    assert session.scores == {"NS": 0, "EW": 1}
+    assert any("took back" in n.text for n in session.notices)  # the reader's own warning
+
+
+@needs_video
+def test_a_kiosk_restarted_mid_hand_replays_the_video_and_counts_nothing_twice(
+        tmp_path: Path) -> None:
+    truth = json.loads(VIDEO.with_name("demo-hand.truth.json").read_text())
+    first = play_video(tmp_path / "demo.sqlite3", stop_after_tricks=2)
+    assert first.phase == "playing"
+    first.journal.close()
+    again = play_video(tmp_path / "demo.sqlite3")  # the video starts over from its first frame
+    assert again.phase == "hand_over"
+    assert again.hand is not None and again.hand.view is not None
+    assert again.hand.view.record["tricks"] == truth["record"]["tricks"]
+    assert again.scores == {"NS": 0, "EW": 1}

@@ -307,11 +307,6 @@ class TablePresenter:
              fetcher: Callable[[str, str], dict[str, Any]] | None = None) -> bool:
         """Pair with the director by the code its Tables page shows, then fill in the
         set-up (table, teams, rules) from what the director says this table plays."""
-        from kiosk.table.assignment import (
-            AssignmentError,
-            fetch_assignment,
-            setup_from_assignment,
-        )
         from kiosk.table.pairing import PairingError, pair_with_code
 
         outbox = self.session.outbox
@@ -329,12 +324,9 @@ class TablePresenter:
 
         setup = replace(current, table=paired.table,
                         tournament=paired.tournament or current.tournament)
-        note = ""
-        try:
-            data = (fetcher or fetch_assignment)(paired.server, paired.token)
-            setup = setup_from_assignment(setup, data)
-        except AssignmentError as problem:
-            note = f"Paired, but the seating did not come: {problem} Check the names."
+        setup, missing = _assigned(setup, paired.server, paired.token, fetcher)
+        note = (f"Paired, but the seating did not come: {missing} Check the names."
+                if missing else "")
         if self.session.started_at is None and not self._do(
                 lambda: self.session.configure(setup)):
             return False
@@ -605,14 +597,44 @@ class TablePresenter:
     def confirm(self, side: str) -> bool:
         return self._do(lambda: self.session.confirm(side))
 
-    def new_game(self) -> bool:
-        return self._do(self.session.new_game)
+    def new_game(self, fetcher: Callable[[str, str], dict[str, Any]] | None = None) -> bool:
+        """The table's next game; a paired kiosk asks the director who plays it."""
+        played = self.session.setup.round if self.session.setup else 0
+        if not self._do(self.session.new_game):
+            return False
+        outbox = self.session.outbox
+        config = outbox.config() if outbox is not None else {}
+        current = self.session.setup
+        if current is None or not (config.get("server") and config.get("token")):
+            return True  # not paired: the players fill in the names
+        setup, problem = _assigned(current, config["server"], config["token"], fetcher,
+                                   after=played)
+        if problem:  # the game is still started: the players fill in the names
+            self._say(f"The seating for the next game did not come: {problem} "
+                      "Fill in the names.")
+            return True
+        if setup != current:
+            return self._do(lambda: self.session.configure(setup))
+        return True
 
     # --------------------------------------------------------------- camera
 
     def apply(self, event: Any, source: str = "camera") -> bool:
         """A vision event from the reader (already on the UI thread)."""
         return self.session.feed(event, source=source)
+
+
+def _assigned(setup: TableSetup, server: str, token: str,
+              fetcher: Callable[[str, str], dict[str, Any]] | None = None,
+              after: int = 0) -> tuple[TableSetup, str]:
+    """The set-up with the director's seating filled in, and the problem ('' if none)."""
+    from kiosk.table.assignment import AssignmentError, fetch_assignment, setup_from_assignment
+
+    try:
+        data = (fetcher or fetch_assignment)(server, token)
+    except AssignmentError as problem:
+        return setup, str(problem)
+    return setup_from_assignment(setup, data, after=after), ""
 
 
 def default_setup() -> TableSetup:

@@ -12,6 +12,14 @@ Team A sits North-South, team B East-West.
 >>> s = setup_from_assignment(here, data)
 >>> (s.table, s.round, s.team_ns, s.team_ew, s.profile, s.minutes)
 (2, 2, 'Ann & Bob', 'Gus & Hal', 'alberta55', 25)
+
+After a game, the kiosk asks again for the round after the one it played, even if
+its result has not reached the director yet (the director still says round 2):
+
+>>> data["rounds"].append({"round": 3, "table": 2, "teams": ["Cy & Di", "Gus & Hal"]})
+>>> s = setup_from_assignment(s, data, after=2)
+>>> (s.round, s.team_ns, s.team_ew)
+(3, 'Cy & Di', 'Gus & Hal')
 """
 
 from __future__ import annotations
@@ -60,8 +68,13 @@ def fetch_assignment(server: str, token: str, get: Getter | None = None,
     return data
 
 
-def setup_from_assignment(current: TableSetup, data: dict[str, Any]) -> TableSetup:
-    """The set-up with what the director decided filled in (the rest kept)."""
+def setup_from_assignment(current: TableSetup, data: dict[str, Any],
+                          after: int = 0) -> TableSetup:
+    """The set-up with what the director decided filled in (the rest kept).
+
+    `after`: the round this kiosk has just played; the teams are taken for a
+    later round only.
+    """
     setup = replace(
         current,
         table=int(data.get("table") or current.table),
@@ -72,6 +85,12 @@ def setup_from_assignment(current: TableSetup, data: dict[str, Any]) -> TableSet
         else current.minutes,
     )
     upcoming = data.get("next_round")
+    if after and (upcoming is None or int(upcoming) <= after):
+        # The director has not heard of the game just played yet (the outbox is
+        # still sending it): the next game is the first later round this table plays.
+        upcoming = next((entry.get("round") for entry in data.get("rounds") or []
+                         if int(entry.get("round") or 0) > after and not entry.get("bye")
+                         and not entry.get("reported")), None)
     for entry in data.get("rounds") or []:
         if entry.get("round") == upcoming and not entry.get("bye"):
             teams = list(entry.get("teams") or [])

@@ -114,6 +114,8 @@ class TableSession:
         #: where the camera's frames of played cards are kept (renege evidence)
         self.frames_dir = None if frames_dir is None else Path(frames_dir)
         self._listeners: list[Callable[[TableSession], None]] = []
+        #: 1 for the journal's first game, one more after each `new_game`
+        self.game_number = 1
         self._replaying = False
         self._reset()
         self._replaying = True
@@ -215,6 +217,15 @@ class TableSession:
             if scores[side] >= self.setup.points_to_win:
                 return side
         return None
+
+    def ended_by_time(self) -> bool:
+        """The game was stopped by the clock, with no side at the points to win.
+
+        Not `time_is_up()` at the moment of sending: a game won on points stays
+        won on points however long the players take to confirm it, and the
+        director writes its winner down with the target (docs/director-api.md).
+        """
+        return self.game_ended and self.winner() is None
 
     def game_can_end(self) -> bool:
         """A side has won, or time is up and no hand is in play."""
@@ -414,7 +425,7 @@ class TableSession:
             "points": [scores["NS"], scores["EW"]],
             "hands": [{"record": h.record, "result": h.result, "points": h.points}
                       for h in self.finished],
-            "time_up": self.time_is_up(),
+            "time_up": self.ended_by_time(),
             "reneges": self._renege_reports(),
             "corrections": [c.__dict__ for c in self.corrections],
         }
@@ -472,8 +483,17 @@ class TableSession:
                 phase, "Not now."))
         return self.hand
 
+    def _key(self, key: str) -> str:
+        """Keys name a moment of this game ('start', 'bid:1:0', 'confirm:NS'): the
+        table's next game in the same journal has keys of its own."""
+        return key if self.game_number == 1 else f"game{self.game_number}:{key}"
+
+    def has_seen(self, event: VisionEvent, source: str = "camera") -> bool:
+        """Whether this game's journal holds the sighting already (a replayed reader)."""
+        return self.journal.has(self._key(f"vision:{source}:{event.key}"))
+
     def _record(self, kind: str, payload: dict[str, Any], key: str) -> Entry | None:
-        entry = self.journal.append(kind, payload, key=key)
+        entry = self.journal.append(kind, payload, key=self._key(key))
         if entry is None:
             return None
         self._apply(entry)
@@ -524,6 +544,7 @@ class TableSession:
         elif kind == "new_game":
             setup = self.setup
             self._reset()
+            self.game_number += 1
             self.last_seq = entry.seq
             if setup is not None:
                 self.setup = replace(setup, round=setup.round + 1, team_ns="", team_ew="")

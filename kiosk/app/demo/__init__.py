@@ -127,7 +127,7 @@ class DemoDriver:
         """Already in the journal (a restart): skip it without waiting."""
         hand = self.session.hand
         if step.event is not None:
-            return self.session.journal.has(f"vision:{self.source}:{step.event.key}")
+            return self.session.has_seen(step.event, self.source)
         return hand is not None and len(hand.bids) > step.bid_index
 
     def tick(self, dt: float) -> int:

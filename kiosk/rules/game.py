@@ -50,10 +50,27 @@ class GameTally:
         """
         if self.winner is not None:
             raise GameOverError(f"{self.winner} has already won the game")
-        points = {team: self.points[team] + hand_points.get(team, 0) for team in TEAMS}
-        if self.floor_at_zero:
-            points = {team: max(0, value) for team, value in points.items()}
+        points = add_hand_points(self.points, hand_points, self.floor_at_zero)
         return GameTally(points, self.hands + 1, self.points_to_win, self.floor_at_zero)
+
+
+def add_hand_points(
+    points: Mapping[str, int], hand_points: Mapping[str, int], floor_at_zero: bool
+) -> dict[str, int]:
+    """A game's score after one more hand; with `floor_at_zero` a deduction stops at 0.
+
+    The table session adds up a game hand by hand with this, so the screen, the
+    result sent to the director and the engine's own tally always agree.
+
+    >>> add_hand_points({"NS": 1, "EW": 4}, {"NS": -2, "EW": 0}, True)
+    {'NS': 0, 'EW': 4}
+    >>> add_hand_points({"NS": 1, "EW": 4}, {"NS": -2, "EW": 0}, False)
+    {'NS': -1, 'EW': 4}
+    """
+    total = {team: points.get(team, 0) + hand_points.get(team, 0) for team in TEAMS}
+    if floor_at_zero:
+        total = {team: max(0, value) for team, value in total.items()}
+    return total
 
 
 def game_tally(hands: Iterable[Mapping[str, int]], profile: RuleProfile) -> GameTally:

@@ -21,6 +21,7 @@ from typing import Any
 
 from kiosk.rules.bidding import Bid, Call, IllegalBidError
 from kiosk.rules.cards import Card, CardParseError, Seat, Suit
+from kiosk.rules.game import add_hand_points
 from kiosk.rules.play import HandState, IllegalPlayError
 from kiosk.rules.profiles import PROFILES, RuleProfile, get_profile
 from kiosk.rules.record import HandRecord
@@ -158,6 +159,21 @@ def play_index(view: HandView, trick: int, seat: str) -> int | None:
 
 # --------------------------------------------------------------------------
 # The engine binding: every answer below comes from kiosk.rules.
+
+
+def game_score(profile: str, hands: Sequence[dict[str, int]]) -> dict[str, int]:
+    """A game's score from its hands' points, as the profile adds them up.
+
+    A penalty deducted from a side's score stops at zero where the profile says so.
+
+    >>> game_score("alberta55", [{"NS": 1, "EW": 0}, {"NS": -2, "EW": 0}])
+    {'NS': 0, 'EW': 0}
+    """
+    floor = _profile(profile).scores_floor_at_zero
+    total = {"NS": 0, "EW": 0}
+    for points in hands:
+        total = add_hand_points(total, points, floor)
+    return total
 
 
 def profile_ids() -> list[str]:

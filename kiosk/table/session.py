@@ -155,15 +155,11 @@ class TableSession:
     @property
     def scores(self) -> dict[str, int]:
         """Points per side: every finished hand, plus the current one once scored."""
-        total = {"NS": 0, "EW": 0}
-        for hand in self.finished:
-            for side in SIDES:
-                total[side] += hand.points.get(side, 0)
+        hands = [hand.points for hand in self.finished]
         current = self.current_points()
         if current:
-            for side in SIDES:
-                total[side] += current.get(side, 0)
-        return total
+            hands.append(current)
+        return referee.game_score(self.profile, hands)
 
     def current_points(self) -> dict[str, int] | None:
         """The current hand's points once they are settled (None before)."""

@@ -224,7 +224,9 @@ def test_alberta_lets_the_offended_side_choose(new_session: Opener) -> None:
     assert "play_on" in options and "penalty_added" in options
     s.choose_renege("penalty_deducted")
     assert s.phase == "hand_over"
-    assert s.scores == {"NS": -2, "EW": 0}
+    assert s.current_points() == {"NS": -2, "EW": 0}
+    # the 2 points come off NS's score, which stops at zero (docs/rules-profiles.md)
+    assert s.scores == {"NS": 0, "EW": 0}
 
 
 # --- the game ---------------------------------------------------------------------
@@ -258,6 +260,39 @@ def test_the_game_ends_when_both_teams_confirm_and_goes_to_the_outbox(
     again = new_session(outbox=outbox)
     again.submit()  # a restart re-submits: the outbox keeps one copy
     assert len(outbox.pending()) == 1
+
+
+def test_a_game_won_on_points_is_not_sent_as_ended_by_time(
+        new_session: Opener, tmp_path: Path, clock) -> None:  # type: ignore[no-untyped-def]
+    # Found end to end (tests/e2e): the players confirmed after the time limit had
+    # passed, and the result said time_up, so the director's sheet wrote the winner
+    # with the points as played instead of the target.
+    from kiosk.table.outbox import Outbox
+
+    outbox = Outbox(tmp_path / "outbox.sqlite3")
+    s = new_session(outbox=outbox, points=1)
+    s.see_turn_up("9H")
+    play_bids(s, DEMO["bids"])
+    feed_tricks(s, DEMO["tricks"])
+    s.end_game()
+    clock.now += 31 * 60  # slow to confirm: the 30 minutes are over
+    assert s.time_is_up()
+    s.confirm("NS")
+    s.confirm("EW")
+    [item] = outbox.pending()
+    assert item.body["points"] == [0, 1] and item.body["time_up"] is False
+
+
+def test_a_game_stopped_by_time_is_sent_as_ended_by_time(
+        new_session: Opener, clock) -> None:  # type: ignore[no-untyped-def]
+    s = new_session()
+    s.see_turn_up("9H")
+    play_bids(s, DEMO["bids"])
+    feed_tricks(s, DEMO["tricks"])
+    assert not s.game_can_end()
+    clock.now += 30 * 60 + 1
+    s.end_game()
+    assert s.game_result()["time_up"] is True
 
 
 def test_the_game_clock_and_time_up(new_session: Opener, clock) -> None:  # type: ignore[no-untyped-def]
@@ -323,3 +358,35 @@ def test_the_next_game_at_the_table_starts_from_the_set_up(new_session: Opener) 
     s.journal.close()
     again = new_session(dealer=None)
     assert again.phase == "ready" and again.setup is not None and again.setup.round == 3
+
+
+def test_the_next_game_in_the_same_journal_is_played_and_sent_too(
+        new_session: Opener, tmp_path: Path, clock) -> None:  # type: ignore[no-untyped-def]
+    # Found end to end (tests/e2e): the second game at a kiosk reused the first one's
+    # journal keys ('start', 'bid:1:0', 'confirm:NS'), so its taps were dropped as repeats.
+    from dataclasses import replace
+
+    from kiosk.table.outbox import Outbox
+
+    outbox = Outbox(tmp_path / "outbox.sqlite3")
+    s = new_session(outbox=outbox, points=1)
+    for game in (1, 2):
+        s.see_turn_up("9H")
+        play_bids(s, DEMO["bids"])
+        feed_tricks(s, DEMO["tricks"])  # the same reader times: new sightings all the same
+        s.end_game()
+        s.confirm("NS")
+        s.confirm("EW")
+        assert s.phase == "confirmed" and s.submitted and s.scores == {"NS": 0, "EW": 1}
+        if game == 1:
+            s.new_game()
+            assert s.setup is not None
+            s.configure(replace(s.setup, team_ns="Ed & Flo", team_ew="Gus & Hal"))
+            clock.now += 60
+            s.start_game("N")
+            assert s.phase == "bidding" and s.game_number == 2
+    assert [i.body["round"] for i in outbox.pending()] == [2, 3]
+    assert outbox.pending()[1].body["teams"] == ["Ed & Flo", "Gus & Hal"]
+    before = s.snapshot()
+    s.journal.close()
+    assert new_session(dealer=None, outbox=outbox).snapshot() == before

@@ -202,6 +202,47 @@ def test_pairing_fills_the_table_and_points_the_outbox(tmp_path: Path) -> None:
     assert outbox.config() == {"server": "http://10.0.0.5:8555", "token": "tok"}
 
 
+def test_a_paired_kiosk_takes_the_next_games_teams_from_the_director(tmp_path: Path) -> None:
+    # Found end to end (tests/e2e): after the first game the set-up's names were
+    # blank and nothing asked the director who plays next.
+    from kiosk.table.assignment import AssignmentError
+    from kiosk.table.outbox import Outbox
+    from tests.table.conftest import make_setup
+
+    outbox = Outbox(tmp_path / "outbox.sqlite3")
+    s = TableSession.open(tmp_path / "j.sqlite3", outbox=outbox)
+    p = TablePresenter(s)
+    s.configure(make_setup(points=1))  # table 4, round 2
+    outbox.configure("http://10.0.0.5:8555", "tok")
+    s.start_game("N")
+    play_demo_hand(p)
+    assert p.end_game() and p.confirm("NS") and p.confirm("EW")
+    asked: list[tuple[str, str]] = []
+
+    def seating(server: str, token: str) -> dict:
+        asked.append((server, token))
+        # the director has not had round 2's result yet: it still says round 2 is next
+        return {"table": 4, "next_round": 2, "rounds": [
+            {"round": 2, "table": 4, "teams": ["Ann & Bob", "Cy & Di"]},
+            {"round": 3, "table": 4, "teams": ["Ed & Flo", "Cy & Di"]}]}
+
+    assert p.new_game(fetcher=seating)
+    assert asked == [("http://10.0.0.5:8555", "tok")]
+    v = p.setup_view()
+    assert (v.round, v.team_ns, v.team_ew) == ("3", "Ed & Flo", "Cy & Di")
+    assert p.start("N") and s.phase == "bidding"  # the demo hand again, in a new game
+
+    def down(server: str, token: str) -> dict:
+        raise AssignmentError("Cannot reach the director: refused")
+
+    play_demo_hand(p)
+    assert p.end_game() and p.confirm("NS") and p.confirm("EW")
+    assert p.new_game(fetcher=down)  # the director is away: the players type the names
+    assert p.message.startswith("The seating for the next game did not come")
+    assert s.phase == "ready" and p.setup_view().team_ns == ""
+    assert [i.body["round"] for i in outbox.pending()] == [2, 3]
+
+
 def test_time_up_says_what_happens(tmp_path: Path) -> None:
     from tests.table.conftest import FakeClock, make_setup
 

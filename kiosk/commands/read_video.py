@@ -1,0 +1,232 @@
+"""`kiosk read-video VIDEO [options]`: read a recorded hand and print its record (CONTRACTS).
+
+Prints one JSON object: the hand record the camera saw (``tricks`` filled in,
+``bids`` built from the options: what the players would tap) and, under
+``"result"``, the rules engine's verdict (the ``score-hand`` output, reneges
+included). ``"warnings"`` lists what the reader asked the players about.
+
+Without ``--turn-up`` the record needs one anyway (CONTRACTS makes it
+required): an unplayed card of another suit is put there and the contract is
+written as named in round two; give ``--turn-up`` when it is known.
+
+``--detector oracle`` reads the boxes of the ground truth written beside a
+rendered video (``VIDEO.truth.json``, see ``kiosk render-hand``) with a
+detector's usual failures injected: for trying the reader without a trained
+model. ``--detections FILE`` reads a recorded detection stream instead of
+running any detector.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from kiosk.cli import UsageError
+
+SEATS = ("N", "E", "S", "W")
+EUCHRE = [r + s for s in "CDHS" for r in "9TJQKA"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("video", metavar="VIDEO", help="video file of one hand")
+    parser.add_argument("--rules", metavar="PROFILE", default="tournament",
+                        help="rule profile for the verdict (default: tournament)")
+    parser.add_argument("--dealer", metavar="SEAT", help="the dealer (N, E, S or W)")
+    parser.add_argument("--trump", metavar="SUIT", help="trump suit (C, D, H or S)")
+    parser.add_argument("--maker", metavar="SEAT", help="the seat that made trump")
+    parser.add_argument("--alone", action="store_true", help="the maker went alone")
+    parser.add_argument("--turn-up", metavar="CARD", help="the turned-up card, if known")
+    parser.add_argument("--calibration", metavar="FILE", help="a saved table calibration")
+    parser.add_argument("--view", choices=("overhead", "tablet"), default="overhead",
+                        help="camera view when there is no calibration (default: overhead)")
+    parser.add_argument("--detector", default="model", metavar="NAME",
+                        help="'model' (the exported card detector) or 'oracle' "
+                             "(boxes from VIDEO.truth.json plus detector noise)")
+    parser.add_argument("--detections", metavar="FILE",
+                        help="read a recorded detection stream (JSON) instead of the video")
+    parser.add_argument("--seed", type=int, default=0, help="noise seed for --detector oracle")
+    parser.add_argument("--save-detections", metavar="FILE",
+                        help="also write the detector's boxes per frame as a detection stream "
+                             "(JSON, replayable with --detections)")
+
+
+def _seat(value: str | None, what: str) -> str | None:
+    if value is None:
+        return None
+    seat = value.strip().upper()[:1]
+    if seat not in SEATS or len(value.strip()) != 1:
+        raise UsageError(f"{what} must be N, E, S or W, not {value!r}")
+    return seat
+
+
+def _suit(value: str | None) -> str | None:
+    if value is None:
+        return None
+    suit = value.strip().upper()
+    if suit not in ("C", "D", "H", "S"):
+        raise UsageError(f"--trump must be C, D, H or S, not {value!r}")
+    return suit
+
+
+def build_bids(dealer: str, trump: str | None, maker: str | None, alone: bool,
+               turn_up: str) -> list[dict[str, Any]]:
+    """The bidding the options describe: passes up to the maker, then the maker's call.
+
+    >>> build_bids("N", "H", "S", False, "9H")
+    [{'seat': 'E', 'call': 'pass'}, {'seat': 'S', 'call': 'order', 'alone': False}]
+    >>> [b["call"] for b in build_bids("N", "C", "E", True, "9H")]
+    ['pass', 'pass', 'pass', 'pass', 'name']
+    """
+    if trump is None or maker is None:
+        return []
+    order = [SEATS[(SEATS.index(dealer) + k) % 4] for k in range(1, 5)]
+    before = order[: order.index(maker)]
+    if turn_up[1] == trump:
+        return [{"seat": s, "call": "pass"} for s in before] + [
+            {"seat": maker, "call": "order", "alone": alone}]
+    bids: list[dict[str, Any]] = [{"seat": s, "call": "pass"} for s in order]
+    bids += [{"seat": s, "call": "pass"} for s in before]
+    bids.append({"seat": maker, "call": "name", "suit": trump, "alone": alone})
+    return bids
+
+
+def guess_turn_up(tricks: list[list[str]], trump: str | None) -> str:
+    """An unplayed card of another suit than trump, standing in for an unknown turn-up."""
+    seen = {p.split(":")[1] for trick in tricks for p in trick}
+    for card in EUCHRE:
+        if card not in seen and card[1] != trump:
+            return card
+    return next(c for c in EUCHRE if c not in seen)
+
+
+def run(args: argparse.Namespace) -> int:
+    from kiosk.vision.calibration import Calibration, CalibrationError
+    from kiosk.vision.pipeline import (
+        Play,
+        load_stream,
+        read_stream,
+        read_video,
+        stream_calibration,
+    )
+
+    dealer = _seat(args.dealer, "--dealer")
+    maker = _seat(args.maker, "--maker")
+    trump = _suit(args.trump)
+    if (trump is None) != (maker is None):
+        raise UsageError("--trump and --maker go together")
+    if args.alone and maker is None:
+        raise UsageError("--alone needs --trump and --maker")
+    turn_up = None
+    if args.turn_up:
+        turn_up = args.turn_up.strip().upper().replace("10", "T")
+        if turn_up not in EUCHRE:
+            raise UsageError(f"--turn-up must be a euchre card such as 9H, not {args.turn_up!r}")
+    from kiosk.commands.common import profile_from
+
+    profile = profile_from(args.rules)
+    play = Play.from_contract(dealer, trump, maker, args.alone)
+    calibration = None
+    if args.calibration:
+        try:
+            calibration = Calibration.load(args.calibration)
+        except CalibrationError as problem:
+            raise UsageError(str(problem)) from None
+    video = Path(args.video)
+    if args.detections:
+        try:
+            stream = load_stream(args.detections)
+        except (OSError, ValueError) as problem:
+            raise UsageError(f"cannot read detections {args.detections}: {problem}") from None
+        reading = read_stream(stream["frames"], calibration or stream_calibration(stream),
+                              play=play)
+    else:
+        if not video.is_file():
+            raise UsageError(f"cannot open video {video}: no such file")
+        detector = _detector(args.detector, video, args.seed)
+        recorder = _Recorder(detector) if args.save_detections else None
+        reading = read_video(video, recorder or detector, calibration=calibration,
+                             view=args.view, play=play)
+        if recorder is not None:
+            recorder.save(args.save_detections, video, args.view, reading.calibration)
+    tricks = reading.tricks_json()
+    record = _record(dealer, trump, maker, args.alone, turn_up, tricks)
+    record["result"] = _verdict(record, profile)
+    record["warnings"] = [w.to_json() for w in reading.warnings]
+    print(json.dumps(record, indent=2))
+    return 0
+
+
+def _record(dealer: str | None, trump: str | None, maker: str | None, alone: bool,
+            turn_up: str | None, tricks: list[list[str]]) -> dict[str, Any]:
+    dealer = dealer or "N"
+    turn_up = turn_up or guess_turn_up(tricks, trump)
+    return {"dealer": dealer, "turn_up": turn_up,
+            "bids": build_bids(dealer, trump, maker, alone, turn_up), "tricks": tricks}
+
+
+def _verdict(record: dict[str, Any], profile: Any) -> dict[str, Any] | None:
+    """The score-hand output, or the reason there is none (no contract, an impossible read)."""
+    from kiosk.rules.record import HandRecord, HandRecordError
+    from kiosk.rules.scoring import score_hand
+
+    if not record["bids"]:
+        return None
+    try:
+        return score_hand(HandRecord.from_json(record), profile).to_json()  # type: ignore[no-any-return]
+    except (HandRecordError, ValueError) as problem:
+        return {"error": str(problem)}
+
+
+class _Recorder:
+    """Wraps a detector and keeps what it returned, frame by frame."""
+
+    def __init__(self, detector: Any) -> None:
+        from kiosk.vision.pipeline import as_detector
+
+        self.detect_fn = as_detector(detector)
+        self.frames: list[list[list[Any]]] = []
+        self.size = (0, 0)
+
+    def detect(self, image: Any) -> list[Any]:
+        from kiosk.vision.reader import Detection
+
+        found = list(self.detect_fn(image))
+        self.size = (int(image.shape[1]), int(image.shape[0]))
+        self.frames.append([[d.card, round(d.confidence, 3), *[round(v, 1) for v in d.box]]
+                            for d in map(Detection.coerce, found)])
+        return found
+
+    def save(self, path: str, video: Path, view: str, calibration: Any) -> None:
+        from kiosk.vision.frames import video_fps
+
+        fps = video_fps(video)
+        data = {"video": video.name, "view": view, "size": list(self.size), "fps": fps,
+                "calibration": calibration.to_json() if calibration is not None else None,
+                "frames": [{"t": round(i / fps, 4), "detections": dets}
+                           for i, dets in enumerate(self.frames)]}
+        try:
+            Path(path).write_text(json.dumps(data, separators=(",", ":")) + "\n",
+                                  encoding="utf-8")
+        except OSError as problem:
+            raise UsageError(f"cannot write {path}: {problem}") from None
+
+
+def _detector(name: str, video: Path, seed: int) -> Any:
+    if name == "oracle":
+        from kiosk.vision.oracle import OracleDetector
+
+        try:
+            return OracleDetector.beside(video, seed=seed)
+        except (OSError, ValueError) as problem:
+            raise UsageError(f"--detector oracle needs the truth file: {problem}") from None
+    if name == "model":
+        from kiosk.vision.detector import Detector, ModelError
+
+        try:
+            return Detector(threads=1)  # one core for the model, one for the rest
+        except ModelError as problem:
+            raise UsageError(f"cannot load the card detector: {problem} "
+                             "(try --detector oracle on a rendered video)") from None
+    raise UsageError(f"unknown detector {name!r} (model or oracle)")

@@ -1,0 +1,82 @@
+"""`kiosk render-hand [RECORD] -o VIDEO`: render a video of a hand record being played.
+
+The renderer is training and test tooling (``datasets/handvideo.py``, which
+reuses the detector's card art and scene code), so this command works in a
+source checkout, not in an installed kiosk. It writes the video and, beside
+it, ``VIDEO.truth.json``: the record, when each card came to rest, when each
+trick was turned, the corner boxes visible in every frame, the true table
+corners. Same record and seed, same video.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from kiosk.cli import UsageError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("record", nargs="?", metavar="RECORD",
+                        help="hand record (JSON); omitted: a random hand from --seed")
+    parser.add_argument("-o", "--output", required=True, metavar="VIDEO",
+                        help="video to write (.mp4 or .avi)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--view", choices=("overhead", "tablet"), default="overhead")
+    parser.add_argument("--fps", type=float, default=12.0, help="frames per second (default 12)")
+    parser.add_argument("--size", metavar="WxH", help="picture size (default by view)")
+    parser.add_argument("--mat", action="store_true", help="lay the printed play mat on the table")
+    parser.add_argument("--alone", action="store_true", help="random hand: a lone hand")
+    parser.add_argument("--calm", action="store_true",
+                        help="no take-backs, nudges, passing hands or glare")
+
+
+def _renderer() -> Any:
+    try:
+        from datasets import handvideo
+    except ImportError:
+        root = Path(__file__).resolve().parents[2]
+        if not (root / "datasets" / "handvideo.py").exists():
+            raise UsageError("render-hand needs the source checkout (datasets/handvideo.py)"
+                             ) from None
+        sys.path.insert(0, str(root))
+        from datasets import handvideo
+    return handvideo
+
+
+def run(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    hv = _renderer()
+    out = Path(args.output)
+    if out.suffix.lower() not in (".mp4", ".avi"):
+        raise UsageError("the video must end in .mp4 or .avi")
+    size = None
+    if args.size:
+        try:
+            w, h = (int(v) for v in args.size.lower().split("x"))
+        except ValueError:
+            raise UsageError(f"--size must look like 640x360, not {args.size!r}") from None
+        size = (w, h)
+    if args.record:
+        try:
+            record = json.loads(Path(args.record).read_text(encoding="utf-8"))
+            hv.contract_of(record)
+        except (OSError, ValueError, KeyError) as problem:
+            raise UsageError(f"cannot use record {args.record}: {problem}") from None
+    else:
+        record = hv.random_hand(np.random.default_rng(args.seed), alone=args.alone or None)
+    tricks = hv.Tricks(0, 0, 0, 0) if args.calm else hv.Tricks()
+    try:
+        truth = hv.render_hand(record, out, seed=args.seed, view=args.view, fps=args.fps,
+                               size=size, mat=args.mat, tricks=tricks)
+    except (RuntimeError, ValueError) as problem:
+        raise UsageError(str(problem)) from None
+    print(json.dumps({"video": str(out), "truth": str(hv.truth_path(out)),
+                      "frames": len(truth["frames"]), "seconds": truth["duration"],
+                      "view": truth["view"], "deck": truth["deck"],
+                      "tricky": sorted({e["kind"] for e in truth["events"]})}))
+    return 0

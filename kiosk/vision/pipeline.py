@@ -1,0 +1,239 @@
+"""Frames to table events: detector + calibration + trick reader, for a camera or a file.
+
+Two entry points:
+
+- :class:`FramePipeline` is the callable ``reader(frame, t) -> events`` the table
+  feed (``kiosk.table.feed``) plugs in: it runs the detector on each frame,
+  calibrates from the first frame (the mat's markers if they are in view, else
+  the saved calibration or the view's default), warns when the camera has
+  moved, and passes the boxes to a :class:`~kiosk.vision.reader.TrickReader`.
+- :func:`read_video` reads a whole recorded hand, or a recorded detection
+  stream (JSON), and returns the tricks it saw with every event and timing.
+
+A detector is anything with ``detect(image) -> list`` of CONTRACTS detections
+(dicts or objects with ``card``, ``confidence``, ``box``), or a plain callable.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kiosk.vision.calibration import Calibration, CalibrationError
+from kiosk.vision.events import ReaderWarning, VisionEvent
+from kiosk.vision.reader import ReaderConfig, TrickReader
+
+SEATS = ("N", "E", "S", "W")
+Detector = Callable[[np.ndarray], Sequence[Any]]
+
+#: how often (seconds of video or camera time) the mat markers are looked for again
+RECHECK_EVERY = 10.0
+
+
+def as_detector(detector: Any) -> Detector:
+    """A callable ``image -> detections`` from a detector object or function."""
+    if hasattr(detector, "detect"):
+        return detector.detect  # type: ignore[no-any-return]
+    if callable(detector):
+        return detector  # type: ignore[no-any-return]
+    raise TypeError(f"not a detector: {detector!r}")
+
+
+def first_leader(dealer: str | None, sitting_out: str | None = None) -> str | None:
+    """Who leads the first trick: left of the dealer, skipping a lone maker's partner.
+
+    >>> first_leader("N"), first_leader("N", sitting_out="E"), first_leader(None)
+    ('E', 'S', None)
+    """
+    if dealer is None:
+        return None
+    seat = SEATS[(SEATS.index(dealer) + 1) % 4]
+    if seat == sitting_out:
+        seat = SEATS[(SEATS.index(seat) + 1) % 4]
+    return seat
+
+
+@dataclass(frozen=True)
+class Play:
+    """What the trick reader needs to know of the hand: who leads, trump, a lone hand."""
+
+    leader: str | None = None
+    trump: str | None = None
+    sitting_out: str | None = None
+
+    @classmethod
+    def from_contract(cls, dealer: str | None, trump: str | None, maker: str | None,
+                      alone: bool = False) -> Play:
+        sitting_out = SEATS[(SEATS.index(maker) + 2) % 4] if (alone and maker) else None
+        return cls(leader=first_leader(dealer, sitting_out), trump=trump,
+                   sitting_out=sitting_out)
+
+
+class FramePipeline:
+    """``reader(frame, t) -> events``: one frame through detector, calibration and reader."""
+
+    def __init__(self, detector: Any, *, calibration: Calibration | None = None,
+                 view: str = "overhead", play: Play | None = None,
+                 config: ReaderConfig | None = None, use_mat: bool = True) -> None:
+        self.detect = as_detector(detector)
+        self.calibration = calibration
+        self.view = view
+        self.play = play or Play()
+        self.config = config
+        self.use_mat = use_mat
+        self.reader: TrickReader | None = None
+        self._next_check = 0.0
+        self.detector_seconds = 0.0
+        self.reader_seconds = 0.0
+        self.frames = 0
+
+    def _start(self, frame: np.ndarray, t: float) -> list[VisionEvent]:
+        """Calibrate on the first frame: the mat if seen, else the saved one, else default."""
+        h, w = frame.shape[:2]
+        events: list[VisionEvent] = []
+        saved = self.calibration
+        found: Calibration | None = None
+        if self.use_mat:
+            try:
+                found = Calibration.from_image(frame, view=self.view)
+            except CalibrationError:
+                found = None
+        if saved is not None and saved.markers:
+            check = saved.check(frame)
+            if check.moved:
+                events.append(ReaderWarning(kind="camera_moved", message=check.message,
+                                            seat=None, t=t))
+        if found is not None:
+            calibration = found
+        elif saved is not None:
+            calibration = saved.scaled((w, h)) if saved.image_size != (w, h) else saved
+        else:
+            calibration = Calibration.default(self.view, (w, h))
+        self.calibration = calibration
+        self.reader = TrickReader(calibration, self.play.leader, trump=self.play.trump,
+                                  sitting_out=self.play.sitting_out, config=self.config)
+        self._next_check = t + RECHECK_EVERY
+        return events
+
+    def new_hand(self, play: Play) -> None:
+        """A new hand starts (bidding is over): who leads, trump, a lone hand."""
+        self.play = play
+        if self.reader is not None:
+            self.reader.new_hand(play.leader, trump=play.trump, sitting_out=play.sitting_out)
+
+    def __call__(self, frame: np.ndarray, t: float) -> list[VisionEvent]:
+        events: list[VisionEvent] = []
+        if self.reader is None:
+            events += self._start(frame, t)
+        assert self.reader is not None and self.calibration is not None
+        if self.calibration.markers and t >= self._next_check:
+            self._next_check = t + RECHECK_EVERY
+            check = self.calibration.check(frame)
+            if check.moved:
+                events.append(ReaderWarning(kind="camera_moved", message=check.message,
+                                            seat=None, t=t))
+        start = time.perf_counter()
+        detections = self.detect(frame)
+        middle = time.perf_counter()
+        events += self.reader.feed(t, detections)
+        self.detector_seconds += middle - start
+        self.reader_seconds += time.perf_counter() - middle
+        self.frames += 1
+        return events
+
+
+@dataclass
+class VideoReading:
+    """What :func:`read_video` saw: the tricks, every event with the frame time it was
+    emitted at, and how long the detector and reader took per frame."""
+
+    tricks: list[list[tuple[str, str]]]
+    events: list[tuple[float, VisionEvent]]
+    frames: int
+    duration: float
+    calibration: Calibration | None
+    detector_ms: float = 0.0
+    reader_ms: float = 0.0
+    warnings: list[ReaderWarning] = field(default_factory=list)
+
+    def tricks_json(self) -> list[list[str]]:
+        return [[f"{s}:{c}" for s, c in trick] for trick in self.tricks]
+
+
+def read_video(path: str | Path, detector: Any, *, calibration: Calibration | None = None,
+               view: str = "overhead", play: Play | None = None,
+               config: ReaderConfig | None = None, fps: float | None = None) -> VideoReading:
+    """Read a recorded hand from a video file with a detector."""
+    from kiosk.vision.frames import open_frames
+
+    pipeline = FramePipeline(detector, calibration=calibration, view=view, play=play,
+                             config=config)
+    events: list[tuple[float, VisionEvent]] = []
+    t = 0.0
+    for frame in open_frames(path, fps):
+        t = frame.t
+        events += [(t, e) for e in pipeline(frame.image, t)]
+    reader = pipeline.reader
+    if reader is None:
+        raise ValueError(f"no frames in {path}")
+    end = t + 1.0 / (fps or 15.0)
+    events += [(end, e) for e in reader.finish(end)]
+    n = max(pipeline.frames, 1)
+    return VideoReading(
+        tricks=reader.all_tricks(), events=events, frames=pipeline.frames, duration=end,
+        calibration=pipeline.calibration,
+        detector_ms=1000 * pipeline.detector_seconds / n,
+        reader_ms=1000 * pipeline.reader_seconds / n,
+        warnings=[e for _t, e in events if isinstance(e, ReaderWarning)])
+
+
+def read_stream(frames: Iterable[dict[str, Any]], calibration: Calibration, *,
+                play: Play | None = None, config: ReaderConfig | None = None
+                ) -> VideoReading:
+    """Read a detection stream: ``[{"t": seconds, "detections": [...]}, ...]``."""
+    play = play or Play()
+    reader = TrickReader(calibration, play.leader, trump=play.trump,
+                         sitting_out=play.sitting_out, config=config)
+    events: list[tuple[float, VisionEvent]] = []
+    t = 0.0
+    count = 0
+    spent = 0.0
+    for frame in frames:
+        t = float(frame["t"])
+        start = time.perf_counter()
+        events += [(t, e) for e in reader.feed(t, frame["detections"])]
+        spent += time.perf_counter() - start
+        count += 1
+    end = t + 0.1
+    events += [(end, e) for e in reader.finish(end)]
+    return VideoReading(tricks=reader.all_tricks(), events=events, frames=count, duration=end,
+                        calibration=calibration, reader_ms=1000 * spent / max(count, 1),
+                        warnings=[e for _t, e in events if isinstance(e, ReaderWarning)])
+
+
+def load_stream(path: str | Path) -> dict[str, Any]:
+    """A recorded detection stream (JSON): frames plus what is known of the camera.
+
+    Shape: ``{"size": [w, h], "view": "overhead", "fps": 12, "frames": [{"t": 0.0,
+    "detections": [{"card": "JH", "confidence": 0.9, "box": [x1, y1, x2, y2]}]}]}``,
+    optionally with ``"calibration"`` (a saved calibration) and ``"play"``
+    (``leader``, ``trump``, ``sitting_out``) and ``"expect"`` (for tests).
+    """
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or "frames" not in data:
+        raise ValueError(f"{path} is not a detection stream (no 'frames')")
+    return data
+
+
+def stream_calibration(stream: dict[str, Any]) -> Calibration:
+    """The calibration a recorded stream names, or its view's default."""
+    if stream.get("calibration"):
+        return Calibration.from_json(stream["calibration"])
+    size = stream.get("size", [640, 360])
+    return Calibration.default(stream.get("view", "overhead"), (int(size[0]), int(size[1])))

@@ -1,0 +1,766 @@
+"""The trick reader: per-frame card detections in, table events out.
+
+The detector names printed corner indices, frame by frame, and is often wrong
+for a frame: a hand covers a corner, glare washes one out, a box jitters, a
+false box appears for one frame. The reader turns that flicker into the few
+facts the table session needs (``kiosk.vision.events``):
+
+- ``CardPlayed(seat, card, t, confidence)`` once a card has *rested* in one
+  seat's zone for ``rest_time`` with enough evidence for one name;
+- ``TrickComplete`` when every seat that plays this hand has a card down;
+- ``TrickCleared`` when the trick's cards have left the table for ``clear_time``
+  (or the next trick's first card rests before that);
+- ``ReaderWarning`` for what it will not guess: two names fighting for one seat
+  (``ambiguous``), something in a seat it cannot read (``unreadable``), a card
+  already played earlier in the hand (``seen_twice``), a card that is not in a
+  euchre deck (``not_euchre``), a play out of turn (``out_of_turn``), a card
+  taken back and another played instead (``card_replaced``), a trick cleared
+  with a seat missing (``missing_card``), the cards hidden too long
+  (``occluded``).
+
+How each tricky case is handled, so none creates or loses a play:
+
+- Corner boxes are grouped per card: boxes with the same name within one card
+  diagonal are one card; its score for the frame is ``1 - prod(1 - conf)``, so
+  two agreeing corners count more than one. A euchre deck has one card of each
+  name, so each name is one track: where its corners have lain since it came
+  to rest (their centre says which seat's zone it is in, even when only one
+  corner shows), how long it has rested, how much evidence it has.
+- *Hands and arms* hide corners: a card that is not seen keeps its state; it
+  only needs to be seen again, not to rest again (resting is reset by motion,
+  two sightings in a row off its resting place, never by absence; a single far
+  box of the same name is a false box and is ignored).
+- *The next lead before the trick is raked in*: a new card resting while a
+  full trick still lies on the table ends that trick (``TrickCleared``) and
+  starts the next one.
+- *Misreadings*: a name read on the very corners of a card of the trick on
+  the table (AC read AS for a frame) is that card misread, never a new card.
+- *A nudged card* moves but stays in its seat, and a card already played in
+  this trick never counts again, wherever it lies (the trick being gathered
+  sweeps cards through other seats' zones).
+- *Glare* drops or corrupts boxes for a frame or two: one frame is far below
+  the evidence a play needs, and a name must beat every other name read in the
+  seat ``dominance`` times over, counting all it was seen since it appeared
+  (so a card that reads half JD, half JH is asked about, never guessed). A
+  name outside the euchre deck never outvotes one inside it (a 9H misread as
+  6H is a 9H); it is reported only when it holds a place by itself.
+- *Order*: a card that came into its zone first is reported first, even when
+  a later one was read sooner (a far card on a tablet's picture is small, or a
+  hand hid it as it landed): the later one waits up to ``order_hold`` for it.
+  Two cards that came into sight at the same moment are taken in turn order.
+- *A card taken back and replaced* before the trick is turned: once the played
+  card has been gone for ``takeback_gap`` and another card rests in that seat,
+  the reader warns ``card_replaced`` and reports a new ``CardPlayed`` for the
+  same seat; **a later CardPlayed for a seat that already played in the current
+  trick replaces the earlier one** (its place in the order of play is kept).
+- *Lone hands*: the partner who sits out is given (``sitting_out``); tricks are
+  complete with three cards, and a card from that seat is out of turn.
+- *Order of play*: the leader is given; with ``trump`` the reader works out each
+  trick's winner (the next leader) with the rules engine, otherwise the table
+  session tells it (``set_leader``). A card resting in the wrong seat is still
+  reported (the record keeps the order played) and warned ``out_of_turn``.
+
+The reader knows nothing of bidding or scoring: the rules engine, fed by the
+table session, decides whether a card proves a renege.
+
+>>> from kiosk.vision.calibration import Calibration
+>>> reader = TrickReader(Calibration.default("overhead", (100, 100)), leader="N")
+>>> north_card = [{"card": "JH", "confidence": 0.9, "box": [45, 20, 50, 25]}]
+>>> events = [e for i in range(10) for e in reader.feed(i / 10, north_card)]
+>>> [(e.kind, e.seat, e.card) for e in events]
+[('card_played', 'N', 'JH')]
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from kiosk.vision.calibration import Calibration
+from kiosk.vision.events import (
+    CardPlayed,
+    ReaderWarning,
+    TrickCleared,
+    TrickComplete,
+    VisionEvent,
+)
+
+SEATS = ("N", "E", "S", "W")
+EUCHRE_CARDS = frozenset(r + s for s in "CDHS" for r in "9TJQKA")
+FACE_DOWN = "back"
+
+# Warning codes (``ReaderWarning.kind``) this reader raises.
+AMBIGUOUS = "ambiguous"
+UNREADABLE = "unreadable"
+SEEN_TWICE = "seen_twice"
+NOT_EUCHRE = "not_euchre"
+OUT_OF_TURN = "out_of_turn"
+CARD_REPLACED = "card_replaced"
+MISSING_CARD = "missing_card"
+OCCLUDED = "occluded"
+
+#: seconds between two sightings of a card for them to count as it being there
+_PRESENCE_GAP = 0.35
+#: cards that came to rest less than this apart (seconds) are ordered by turn
+_SAME_MOMENT = 0.3
+
+_SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One box from the detector, in picture pixels (CONTRACTS ``kiosk detect``)."""
+
+    card: str
+    confidence: float
+    box: tuple[float, float, float, float]
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        x1, y1, x2, y2 = self.box
+        return ((x1 + x2) / 2.0, (y1 + y2) / 2.0)
+
+    @classmethod
+    def coerce(cls, item: Any) -> Detection:
+        """Accept a Detection, a CONTRACTS dict, a compact ``[card, confidence, x1, y1, x2,
+        y2]`` list (recorded streams), or any object with card/confidence/box."""
+        if isinstance(item, Detection):
+            return item
+        if isinstance(item, list | tuple):
+            card, conf, box = item[0], item[1], item[2:6]
+        elif isinstance(item, dict):
+            card, conf, box = item["card"], item["confidence"], item["box"]
+        else:
+            card, conf, box = item.card, item.confidence, item.box
+        x1, y1, x2, y2 = (float(v) for v in box)
+        return cls(card=str(card).upper() if card != FACE_DOWN else FACE_DOWN,
+                   confidence=float(conf), box=(x1, y1, x2, y2))
+
+
+@dataclass(frozen=True)
+class ReaderConfig:
+    """Timings in seconds, distances in table units (the play area is the unit square).
+
+    The defaults are tuned on rendered hands at 10-15 frames per second: a card
+    counts about half a second after it stops, a hand may hide cards for over a
+    second without losing them, and the trick is cleared a second after its
+    cards vanish.
+    """
+
+    rest_time: float = 0.45
+    min_frames: int = 3
+    min_confidence: float = 0.2
+    accept_evidence: float = 1.6
+    dominance: float = 2.5
+    window: float = 1.5
+    move_tolerance: float = 0.02
+    corner_jump: float = 0.06
+    cluster_radius: float = 0.17
+    takeback_gap: float = 0.8
+    clear_time: float = 1.2
+    ask_time: float = 2.5
+    forget_time: float = 4.0
+    order_hold: float = 1.5
+
+
+@dataclass
+class _Track:
+    """One card name seen in one seat's zone: when, where, how sure."""
+
+    card: str
+    first_seen: float
+    last_seen: float
+    rest_start: float
+    points: np.ndarray
+    observations: deque[tuple[float, float]] = field(default_factory=deque)
+    # corners seen since the card came to rest: [x, y, weight of the running mean, sightings]
+    anchors: list[list[float]] = field(default_factory=list)
+    moving: np.ndarray | None = None  # where the last sighting that moved was
+    total: float = 0.0  # every sighting's score since the name was first seen here
+    shadow: bool = False  # read on a trick card's corners: a misreading of that card
+    zone_seat: str | None = None  # the seat whose zone it lies in, and since when
+    zone_since: float = 0.0
+
+    def observe(self, t: float, points: np.ndarray, score: float, cfg: ReaderConfig) -> None:
+        """Add one sighting. Resting is judged against where each corner has lain since the
+        card stopped (a running mean, so box jitter averages out); a corner that appears
+        or vanishes (a hand passing) is not motion; the card has moved only when two
+        sightings in a row are off by more than ``move_tolerance``. A card seen again far
+        from where it lay, after it was out of sight, was picked up and put down again."""
+        if self.anchors and t - self.last_seen > cfg.takeback_gap and min(
+                math.hypot(p[0] - a[0], p[1] - a[1]) for p in points for a in self.anchors
+        ) > cfg.corner_jump:
+            self.rest_start = t
+            self.observations.clear()
+            self.anchors = []
+            self.total = 0.0  # what was seen of it elsewhere says nothing of this place
+            self.shadow = False
+        matched: list[tuple[float, list[float], np.ndarray]] = []
+        fresh: list[np.ndarray] = []
+        for p in points:
+            best, distance = None, math.inf
+            for anchor in self.anchors:
+                d = math.hypot(p[0] - anchor[0], p[1] - anchor[1])
+                if d < distance:
+                    best, distance = anchor, d
+            if best is None or distance > cfg.corner_jump:
+                fresh.append(p)
+            else:
+                matched.append((distance, best, p))
+        # Only new corners and none of the old ones: the card has jumped (a fast slide)
+        # or a hand swapped which corner shows; a second such sighting in a row decides.
+        moved = (min(d for d, _a, _p in matched) > cfg.move_tolerance if matched
+                 else bool(self.anchors))
+        if moved and self.moving is not None and float(np.min(np.linalg.norm(
+                points[:, None, :] - self.moving[None, :, :], axis=2))) > cfg.cluster_radius:
+            # this sighting and the last one that moved disagree: one of them was a
+            # false box; keep the card where it was and remember the newer one
+            self.moving = points
+            return
+        if moved and self.moving is not None:
+            self.rest_start = t
+            self.observations.clear()
+            self.anchors = [[float(p[0]), float(p[1]), 1.0, 1.0] for p in points]
+            self.moving = None
+            self.shadow = False  # judged afresh where it now lies
+        else:
+            self.moving = points if moved else None
+            if not moved:
+                for _d, anchor, p in matched:
+                    n = min(anchor[2], 8.0)
+                    anchor[0] = (anchor[0] * n + float(p[0])) / (n + 1)
+                    anchor[1] = (anchor[1] * n + float(p[1])) / (n + 1)
+                    anchor[2] = n + 1
+                    anchor[3] += 1
+            self.anchors += [[float(p[0]), float(p[1]), 1.0, 1.0] for p in fresh
+                             if not self.anchors or min(math.hypot(p[0] - a[0], p[1] - a[1])
+                                                        for a in self.anchors)
+                             <= cfg.cluster_radius]
+        self.points = points
+        self.last_seen = t
+        self.total += score
+        self.observations.append((t, score))
+        while self.observations and self.observations[0][0] < t - cfg.window:
+            self.observations.popleft()
+
+    @property
+    def position(self) -> np.ndarray:
+        """Where the card lies: the mean of its corners since it came to rest (both
+        corners, once both were seen), so one visible corner does not move it; each
+        corner weighs as often as it was seen, so a stray misread box hardly counts."""
+        a = np.array(self.anchors)
+        return np.average(a[:, :2], axis=0, weights=a[:, 3])
+
+    def main_corners(self) -> list[list[float]]:
+        """The corners seen at least half as often as the most seen one."""
+        most = max(a[3] for a in self.anchors)
+        return [a for a in self.anchors if a[3] >= most / 2]
+
+    def distance(self, points: np.ndarray) -> float:
+        if not self.anchors:
+            return math.inf
+        return min(math.hypot(p[0] - a[0], p[1] - a[1]) for p in points for a in self.anchors)
+
+    def evidence(self, now: float, cfg: ReaderConfig) -> float:
+        since = max(self.rest_start, now - cfg.window)
+        return sum(s for t, s in self.observations if t >= since)
+
+    def frames(self, now: float, cfg: ReaderConfig) -> int:
+        since = max(self.rest_start, now - cfg.window)
+        return sum(1 for t, _ in self.observations if t >= since)
+
+    def mean_score(self) -> float:
+        if not self.observations:
+            return 0.0
+        return sum(s for _, s in self.observations) / len(self.observations)
+
+
+@dataclass
+class _Play:
+    seat: str
+    card: str
+    t: float
+    confidence: float
+    last_seen: float = -math.inf  # last frame the card was seen (two sightings in a row)
+
+
+@dataclass
+class _Trick:
+    leader: str | None
+    plays: list[_Play] = field(default_factory=list)
+    complete: bool = False
+    last_seen: float = -math.inf  # last frame any of this trick's cards was seen
+    warned: set[str] = field(default_factory=set)
+
+    def play_of(self, seat: str) -> _Play | None:
+        return next((p for p in self.plays if p.seat == seat), None)
+
+    def cards(self) -> set[str]:
+        return {p.card for p in self.plays}
+
+
+@dataclass(frozen=True)
+class _CardSighting:
+    """The corner boxes of one card in one frame, grouped."""
+
+    card: str
+    score: float
+    pixels: np.ndarray
+    table: np.ndarray
+    seat: str | None
+
+
+class TrickReader:
+    """Feeds on one frame's detections at a time and says what happened on the table.
+
+    ``leader`` leads the first trick; ``sitting_out`` is the lone maker's partner;
+    ``trump`` (a suit letter) lets the reader find each trick's winner and so
+    the next leader; ``winner_of`` overrides that rule (plays -> winning seat).
+    """
+
+    def __init__(
+        self,
+        calibration: Calibration,
+        leader: str | None = None,
+        *,
+        trump: str | None = None,
+        sitting_out: str | None = None,
+        config: ReaderConfig | None = None,
+        winner_of: Callable[[Sequence[tuple[str, str]]], str] | None = None,
+    ) -> None:
+        self.calibration = calibration
+        self.config = config or ReaderConfig()
+        self.trump = trump
+        self.sitting_out = sitting_out
+        self._winner_of = winner_of
+        self.tricks: list[list[tuple[str, str]]] = []  # finished tricks, (seat, card) in order
+        self._trick = _Trick(leader=leader)
+        self._tracks: dict[str, _Track] = {}  # card name -> where and how it was seen
+        self._occupied: dict[str, deque[tuple[float, bool]]] = {}  # seat -> frames busy?
+        self._played_cards: set[str] = set()  # cards of earlier tricks of this hand
+        self._raw_seen: dict[str, float] = {}
+        self._warned_hand: set[tuple[str, str]] = set()
+        self._now = 0.0
+
+    # ---- the public face ---------------------------------------------------------------
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(s for s in SEATS if s != self.sitting_out)
+
+    @property
+    def current_trick(self) -> list[tuple[str, str]]:
+        return [(p.seat, p.card) for p in self._trick.plays]
+
+    @property
+    def leader(self) -> str | None:
+        return self._trick.leader
+
+    def set_leader(self, seat: str) -> None:
+        """The table session's word on who leads the trick now being played."""
+        self._trick.leader = seat
+
+    def set_contract(self, trump: str | None, sitting_out: str | None = None) -> None:
+        """Trump and the lone maker's partner, once bidding has settled them."""
+        self.trump, self.sitting_out = trump, sitting_out
+
+    def new_hand(self, leader: str | None = None, *, trump: str | None = None,
+                 sitting_out: str | None = None) -> None:
+        """Forget the last hand (its cards may all be played again) and start afresh.
+
+        The table session calls this when bidding ends: a turn-up shown in the
+        dealer's zone during bidding must not count as the first card played.
+        """
+        self.trump, self.sitting_out = trump, sitting_out
+        self.tricks = []
+        self._trick = _Trick(leader=leader)
+        self._tracks.clear()
+        self._occupied.clear()
+        self._played_cards = set()
+        self._raw_seen.clear()
+        self._warned_hand.clear()
+
+    def all_tricks(self) -> list[list[tuple[str, str]]]:
+        """Finished tricks plus the one on the table, if any card of it is down."""
+        return self.tricks + ([self.current_trick] if self._trick.plays else [])
+
+    def feed(self, t: float, detections: Iterable[Any]) -> list[VisionEvent]:
+        """One frame at time ``t`` (seconds, increasing); returns the events it settles."""
+        cfg = self.config
+        self._now = t
+        events: list[VisionEvent] = []
+        boxes = [Detection.coerce(d) for d in detections]
+        sightings = self._group(t, boxes)
+        low = [d for d in boxes if d.confidence < cfg.min_confidence and d.card != FACE_DOWN]
+        by_card: dict[str, list[_CardSighting]] = {}
+        for s in sightings:
+            by_card.setdefault(s.card, []).append(s)
+        for card, found in by_card.items():
+            # A euchre deck has one card of each name: of several places a name is read
+            # in at once, the one where that card already lay (else the surest) is it.
+            track = self._tracks.get(card)
+            if track is not None and track.anchors:
+                s = min(found, key=lambda x: (track.distance(x.table), -x.score))
+                if track.distance(s.table) <= cfg.cluster_radius:
+                    self._note_trick_card(card, t)  # (a false box far away is not it)
+            else:
+                s = max(found, key=lambda x: x.score)
+                self._note_trick_card(card, t)
+            if track is None:
+                self._tracks[card] = track = _Track(
+                    card=card, first_seen=t, last_seen=t, rest_start=t, points=s.table)
+            track.observe(t, s.table, s.score, cfg)
+        self._note_occupancy(t, sightings, low)
+        events += self._check_cleared(t)
+        events += self._settle_seats(t)
+        self._forget(t)
+        return events
+
+    def finish(self, t: float) -> list[VisionEvent]:
+        """The video ended: a complete trick still on the table counts as played."""
+        events: list[VisionEvent] = []
+        if self._trick.plays and (self._trick.complete or len(self.tricks) == 4):
+            events += self._clear(t)
+        return events
+
+    # ---- per frame: corner boxes -> cards -> seats --------------------------------------
+    def _group(self, t: float, detections: list[Detection]) -> list[_CardSighting]:
+        cfg = self.config
+        usable = [d for d in detections
+                  if d.card != FACE_DOWN and d.confidence >= cfg.min_confidence]
+        if not usable:
+            return []
+        centres = np.array([d.centre for d in usable], dtype=np.float64)
+        table = self.calibration.to_table(centres)
+        order = sorted(range(len(usable)), key=lambda i: -usable[i].confidence)
+        groups: list[list[int]] = []
+        for i in order:
+            for g in groups:
+                if (len(g) < 4 and usable[g[0]].card == usable[i].card
+                        and np.linalg.norm(table[g[0]] - table[i]) <= cfg.cluster_radius):
+                    g.append(i)
+                    break
+            else:
+                groups.append([i])
+        out = []
+        for g in groups:
+            score = 1.0 - math.prod(1.0 - min(usable[i].confidence, 0.999) for i in g)
+            seat = self.calibration.zones.seat_at(table[g].mean(axis=0))
+            out.append(_CardSighting(card=usable[g[0]].card, score=score, pixels=centres[g],
+                                     table=table[g], seat=seat))
+        return out
+
+    def _note_trick_card(self, card: str, t: float) -> None:
+        """A trick card counts as still on the table only when seen in two frames close
+        together: one false box with its name must not hold the trick on the table."""
+        previous = self._raw_seen.get(card)
+        self._raw_seen[card] = t
+        play = next((p for p in self._trick.plays if p.card == card), None)
+        if play is not None and previous is not None and t - previous <= _PRESENCE_GAP:
+            play.last_seen = t
+            self._trick.last_seen = max(self._trick.last_seen, t)
+
+    def _note_occupancy(self, t: float, sightings: list[_CardSighting],
+                        low: list[Detection]) -> None:
+        """Remember, frame by frame, which seats show *something* the reader cannot
+        name yet: an unreadable card is still a card, and should be asked about."""
+        known = self._played_cards | self._trick.cards()
+        seats = {s.seat for s in sightings if s.seat is not None and s.card not in known}
+        if low:
+            pts = self.calibration.to_table(np.array([d.centre for d in low]))
+            seats |= {z for p in pts if (z := self.calibration.zones.seat_at(p)) is not None}
+        horizon = t - self.config.ask_time
+        for seat in SEATS:
+            history = self._occupied.setdefault(seat, deque())
+            history.append((t, seat in seats))
+            while history and history[0][0] < horizon:
+                history.popleft()
+
+    def _mostly_occupied(self, seat: str, t: float) -> bool:
+        history = self._occupied.get(seat)
+        if not history or t - history[0][0] < 0.9 * self.config.ask_time:
+            return False
+        return sum(1 for _t, busy in history if busy) >= 0.6 * len(history)
+
+    # ---- per frame: decisions -----------------------------------------------------------
+    def _settle_seats(self, t: float) -> list[VisionEvent]:
+        cfg = self.config
+        events: list[VisionEvent] = []
+        confirmed: list[tuple[float, str, _Track, float]] = []
+        pending: dict[str, float] = {}  # seat -> earliest rest of a card still being read
+        trick_cards = self._trick.cards()
+        # Names read on the very corners of a trick card lying there are misreadings of it
+        # (AC read as AS for a frame or two), not cards of their own. (A card put where a
+        # card taken back lay is not: that one is gone.)
+        present = [tr for c in trick_cards if (tr := self._tracks.get(c)) is not None
+                   and t - tr.last_seen <= 0.5]
+        for tr in self._tracks.values():
+            if not tr.shadow and tr.card not in trick_cards and any(
+                    _overlaps(tr, own) for own in present):
+                tr.shadow = True  # until the name is read somewhere else
+            zone = self._seat_of(tr)
+            if zone != tr.zone_seat:  # when a card came into a seat's zone orders the play
+                tr.zone_seat, tr.zone_since = zone, tr.last_seen
+        for seat in SEATS:
+            play = self._trick.play_of(seat)
+            # Cards of this trick are left out: nudged across a line, or being gathered.
+            tracks = [tr for tr in self._tracks.values()
+                      if t - tr.last_seen <= cfg.window and tr.card not in trick_cards
+                      and not tr.shadow and self._seat_of(tr) == seat]
+            if (play is not None and t - play.last_seen < cfg.takeback_gap
+                    and not self._trick.complete):
+                # The played card is still there (or just hidden); only a stray card
+                # beside it is worth a word. (Once the trick is full, a new card beside
+                # it is the next lead, come before the trick was raked in.)
+                events += self._stray(seat, tracks, t)
+                continue
+            # Cards still being read here, for the order of play: seen twice at least and
+            # not long ago (a hand may hide a card that is on its way in).
+            viable = [tr for tr in self._tracks.values()
+                      if tr.card in EUCHRE_CARDS and tr.card not in self._played_cards
+                      and tr.card not in trick_cards and not tr.shadow
+                      and t - tr.last_seen <= cfg.ask_time and tr.total >= 0.8
+                      and tr.zone_seat == seat]
+            if viable and play is None:
+                pending[seat] = min(tr.zone_since for tr in viable)
+            # A card outside the euchre deck never competes with one inside it: a 9H that
+            # sometimes reads 6H is a 9H. It is only reported when it holds the seat alone.
+            euchre = [tr for tr in tracks if tr.card in EUCHRE_CARDS]
+            best, runner_up = self._best(euchre, t)
+            if best is None or not self._dominant(best, runner_up, t):
+                stray = self._stray(seat, tracks, t)
+                events += stray
+                if not stray:
+                    self._maybe_ask(seat, euchre, tracks, t, events, played=play is not None)
+                continue
+            if best.card in self._played_cards:
+                # One name holds the seat, but that card is already in an earlier trick.
+                events += self._warn_once(
+                    SEEN_TWICE, seat, best.card,
+                    f"{best.card} was already played this hand; "
+                    f"please check {_SEAT_NAMES[seat]}'s card.")
+                continue
+            if (play is not None and not self._trick.complete
+                    and best.rest_start <= play.last_seen):
+                continue  # a replacement comes down after the played card went, not before
+            if (play is not None and t - play.last_seen < cfg.takeback_gap
+                    and best.frames(t, cfg) < 2 * cfg.min_frames):
+                continue  # a lead beside a full trick must be seen well: it ends the trick
+            confidence = min(0.999, best.mean_score() * best.total / (best.total + runner_up))
+            confirmed.append((best.zone_since, seat, best, confidence))
+        def first(seat: str, came: float) -> tuple[float, int]:
+            # Cards that came into their zones within a moment of each other (both hidden
+            # by an arm while they were put down, say) are taken in the order of play.
+            return (round(came / _SAME_MOMENT), self._turn_index(seat))
+
+        for came, seat, track, confidence in sorted(confirmed,
+                                                    key=lambda c: first(c[1], c[0])):
+            new_play = self._trick.play_of(seat) is None
+            earlier = [s for s, r in pending.items() if s != seat and (
+                r < came - _SAME_MOMENT or (r < came + _SAME_MOMENT
+                                            and self._turn_index(s) < self._turn_index(seat)))]
+            if new_play and earlier and t - track.rest_start < cfg.rest_time + cfg.order_hold:
+                # Another seat's card came down first (or with it, and that seat's turn
+                # comes first) and is still being read: wait for it, so the order of play
+                # is the order the cards came down.
+                continue
+            events += self._accept(seat, track, confidence, t)
+            pending.pop(seat, None)
+        return events
+
+    def _turn_index(self, seat: str) -> int:
+        """How many turns from now this seat plays in the trick (0: its turn now)."""
+        start = self._expected_seat() or self._trick.leader or seat
+        return (SEATS.index(seat) - SEATS.index(start)) % 4
+
+    def _rested(self, tr: _Track, t: float) -> bool:
+        cfg = self.config
+        return (t - tr.rest_start >= cfg.rest_time and tr.frames(t, cfg) >= cfg.min_frames
+                and tr.evidence(t, cfg) >= cfg.accept_evidence)
+
+    def _stray(self, seat: str, tracks: list[_Track], t: float) -> list[VisionEvent]:
+        """A card from outside the euchre deck that holds the seat by itself."""
+        strays = [tr for tr in tracks if tr.card not in EUCHRE_CARDS]
+        stray, runner_up = self._best(strays, t)
+        if stray is None or not self._dominant(stray, runner_up, t):
+            return []
+        return self._warn_once(NOT_EUCHRE, seat, stray.card,
+                               f"{stray.card} is not a euchre card; "
+                               f"please take it out of {_SEAT_NAMES[seat]}'s place.")
+
+    def _seat_of(self, track: _Track) -> str | None:
+        """The seat whose zone the card lies in (the centre of the corners seen)."""
+        return self.calibration.zones.seat_at(track.position) if track.anchors else None
+
+    def _dominant(self, track: _Track, runner_up: float, t: float) -> bool:
+        return self._rested(track, t) and track.total >= self.config.dominance * runner_up
+
+    def _best(self, candidates: list[_Track], t: float) -> tuple[_Track | None, float]:
+        if not candidates:
+            return None, 0.0
+        # Ranked by all the evidence since each name was first seen here, not a window:
+        # a card that reads half JD, half JH must stay undecided however the frames fall.
+        ranked = sorted(candidates, key=lambda tr: -tr.total)
+        runner_up = ranked[1].total if len(ranked) > 1 else 0.0
+        return ranked[0], runner_up
+
+    def _maybe_ask(self, seat: str, euchre: list[_Track], tracks: list[_Track], t: float,
+                   events: list[VisionEvent], played: bool) -> None:
+        """What stays uncertain is asked of the players, once per seat per trick."""
+        cfg = self.config
+        if played:
+            return
+        settled = [tr for tr in euchre if t - tr.rest_start >= cfg.ask_time
+                   and tr.frames(t, cfg) >= cfg.min_frames
+                   and tr.evidence(t, cfg) >= cfg.accept_evidence]
+        if len(settled) >= 2:
+            names = " or ".join(tr.card for tr in sorted(
+                settled, key=lambda tr: -tr.evidence(t, cfg))[:2])
+            events += self._warn_trick(
+                AMBIGUOUS, seat, f"Is {_SEAT_NAMES[seat]}'s card {names}? Please tap it.")
+            return
+        if self._mostly_occupied(seat, t) and not any(self._rested(tr, t) for tr in tracks):
+            events += self._warn_trick(
+                UNREADABLE, seat,
+                f"Cannot read {_SEAT_NAMES[seat]}'s card: straighten it or tap it in.")
+
+    def _accept(self, seat: str, track: _Track, confidence: float, t: float
+                ) -> list[VisionEvent]:
+        events: list[VisionEvent] = []
+        trick = self._trick
+        previous = trick.play_of(seat)
+        if trick.complete:
+            gap = self.config.takeback_gap
+            others = [p for p in trick.plays if p.seat != seat]
+            if (previous is None or t - previous.last_seen < gap
+                    or not any(t - p.last_seen < gap for p in others)):
+                # A new card rests while a full trick lies uncleared (its player's own card
+                # still there), or after all the trick's cards went: the trick is over and
+                # this card leads the next one. Only a card whose own went while the rest
+                # of the trick stayed is a replacement.
+                events += self._clear(t)
+                trick, previous = self._trick, None
+        if previous is not None:
+            events.append(ReaderWarning(
+                kind=CARD_REPLACED, seat=seat, t=t,
+                message=f"{_SEAT_NAMES[seat]} took back {previous.card} and played "
+                        f"{track.card} instead."))
+            previous.card, previous.t, previous.confidence = track.card, t, confidence
+            previous.last_seen = t
+            events.append(CardPlayed(seat=seat, card=track.card, t=t, confidence=confidence))
+            trick.last_seen = t
+            return events
+        expected = self._expected_seat()
+        if expected is not None and seat != expected:
+            why = (f"{_SEAT_NAMES[seat]} sits out this lone hand"
+                   if seat == self.sitting_out else f"it was {_SEAT_NAMES[expected]}'s turn")
+            events.append(ReaderWarning(
+                kind=OUT_OF_TURN, seat=seat, t=t,
+                message=f"{_SEAT_NAMES[seat]} played {track.card} out of turn ({why})."))
+        if trick.leader is None:
+            trick.leader = seat
+        trick.plays.append(_Play(seat=seat, card=track.card, t=t, confidence=confidence,
+                                 last_seen=t))
+        trick.last_seen = t
+        events.append(CardPlayed(seat=seat, card=track.card, t=t, confidence=confidence))
+        if not trick.complete and {p.seat for p in trick.plays} >= set(self.players):
+            trick.complete = True
+            events.append(TrickComplete(t=t))
+        return events
+
+    def _expected_seat(self) -> str | None:
+        trick = self._trick
+        if trick.leader is None:
+            return None
+        seat = trick.leader
+        played = {p.seat for p in trick.plays}
+        for _ in range(4):
+            if seat not in played and seat != self.sitting_out:
+                return seat
+            seat = SEATS[(SEATS.index(seat) + 1) % 4]
+        return None
+
+    def _check_cleared(self, t: float) -> list[VisionEvent]:
+        trick = self._trick
+        if not trick.plays or t - trick.last_seen < self.config.clear_time:
+            return []
+        if trick.complete:
+            return self._clear(t)
+        if t - trick.last_seen < self.config.ask_time or len(trick.plays) < 2:
+            return []  # one card gone may be a lead taken back: wait for what comes
+        return self._warn_trick(OCCLUDED, None,
+                                "Cannot see the cards of this trick: is something in the way?")
+
+    def _clear(self, t: float, incomplete: bool = False) -> list[VisionEvent]:
+        events: list[VisionEvent] = []
+        trick = self._trick
+        played = [p.seat for p in trick.plays]
+        for seat in self.players:
+            if seat not in played:
+                events.append(ReaderWarning(
+                    kind=MISSING_CARD, seat=seat, t=t,
+                    message=f"The trick was taken in without a card from {_SEAT_NAMES[seat]}; "
+                            "please tap the card that was played."))
+        plays = [(p.seat, p.card) for p in trick.plays]
+        self.tricks.append(plays)
+        self._played_cards |= {card for _seat, card in plays}
+        next_leader = self._next_leader(plays)
+        self._trick = _Trick(leader=next_leader)
+        self._tracks = {k: tr for k, tr in self._tracks.items()
+                        if tr.card not in self._played_cards and not tr.shadow}
+        self._occupied.clear()
+        events.append(TrickCleared(t=t))
+        return events
+
+    def _next_leader(self, plays: list[tuple[str, str]]) -> str | None:
+        if len(plays) < len(self.players):
+            return None
+        if self._winner_of is not None:
+            return self._winner_of(plays)
+        if self.trump is None:
+            return None
+        return trick_winner(plays, self.trump)
+
+    def _warn_trick(self, kind: str, seat: str | None, message: str) -> list[VisionEvent]:
+        key = f"{kind}:{seat}"
+        if key in self._trick.warned:
+            return []
+        self._trick.warned.add(key)
+        return [ReaderWarning(kind=kind, message=message, seat=seat, t=self._now)]
+
+    def _warn_once(self, kind: str, seat: str, card: str, message: str) -> list[VisionEvent]:
+        if (kind, card) in self._warned_hand:
+            return []
+        self._warned_hand.add((kind, card))
+        return [ReaderWarning(kind=kind, message=message, seat=seat, t=self._now)]
+
+    def _forget(self, t: float) -> None:
+        horizon = self.config.forget_time
+        self._tracks = {k: tr for k, tr in self._tracks.items() if t - tr.last_seen <= horizon}
+
+
+def _overlaps(a: _Track, b: _Track, reach: float = 0.03) -> bool:
+    """Whether name ``a`` is mostly read on the corners of card ``b`` (one card, read
+    two ways), judged on the corners where ``a`` is read most."""
+    return bool(a.anchors) and all(
+        any(math.hypot(p[0] - q[0], p[1] - q[1]) <= reach for q in b.anchors)
+        for p in a.main_corners())
+
+
+def trick_winner(plays: Sequence[tuple[str, str]], trump: str) -> str:
+    """The seat that wins a trick (plays in order, ``(seat, card)``), by the rules engine.
+
+    >>> trick_winner([("N", "AS"), ("E", "9S"), ("S", "JC"), ("W", "KS")], "S")
+    'S'
+    >>> trick_winner([("N", "AH"), ("E", "KH"), ("S", "9C"), ("W", "JH")], "S")
+    'N'
+    """
+    from kiosk.rules.cards import Card, Seat, Suit
+    from kiosk.rules.tricks import trick_winner as rules_trick_winner
+
+    seat = rules_trick_winner([(Seat(s), Card.parse(c)) for s, c in plays], Suit.parse(trump))
+    return seat.value

@@ -30,7 +30,7 @@ run: setup
 	$(BIN)/kiosk run
 
 lint: setup-dev
-	$(BIN)/ruff check kiosk tests datasets models scripts
+	$(BIN)/ruff check .
 	$(BIN)/mypy --strict kiosk/rules
 
 test: lint

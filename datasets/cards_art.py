@@ -1,0 +1,242 @@
+"""Card faces from the Debian card decks, as RGBA numpy arrays, with their corner-index boxes.
+
+Why the GNOME (aisleriot) sheets: each ``.svgz`` in ``gnome-cards-data`` is one grid of
+13 x 5 cards (rows clubs, diamonds, hearts, spades, then black joker, red joker, back), so
+one ``rsvg-convert`` call renders a whole deck and the cards are cropped from the grid.
+The KDE decks (``kdegames-card-data-kf5``) need one render per card element, and
+``rsvg-convert -i`` crops or mis-scales most of them on this machine (oxygen-white,
+dondorf, gm-paris, penguins...; checked on a contact sheet), so they are not used yet.
+
+Only decks with English indices (A K Q J 10 ... 2) and the usual two colours are listed:
+French (R D V), German (B D K), Russian and Swiss decks would teach wrong index shapes.
+
+Use :func:`load_card` (one face, RGBA) and :func:`index_boxes` (where its printed corner
+indices are, in that image's pixels); :data:`DECKS` names each deck with its licence.
+Rendered sheets are cached as PNG under ``datasets/generated/art/`` (git-ignored).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from datasets.classes import ALL_RANKS, BACK, FACES, SUITS
+
+AISLERIOT_DIR = Path("/usr/share/aisleriot/cards")
+CACHE_DIR = Path(__file__).resolve().parent / "generated" / "art"
+#: width of one card in the cache, pixels; scenes draw cards at most about this wide.
+CARD_WIDTH = 260
+
+_GNOME_LICENCE = (
+    "GPL-3+ (gnome-cards-data, aisleriot card themes; "
+    "see /usr/share/doc/gnome-cards-data/copyright)"
+)
+
+
+@dataclass(frozen=True)
+class Deck:
+    """One card design: its source file, licence, and where it prints corner indices."""
+
+    name: str
+    source: Path
+    licence: str
+    #: True when the index is printed in all four corners (else top-left and bottom-right).
+    four_corners: bool = False
+
+
+_NAMES = (
+    "anglo", "anglo_bitmap", "anglo_modern", "anglo_poker", "bellot", "dondorf",
+    "gnomangelo", "gnomangelo_bitmap", "guyenne-classic", "neoclassical", "orell",
+    "ornamental", "paris", "plastic", "simplistic", "tango", "tigullio",
+)  # fmt: skip
+
+_LICENCE_OVERRIDES = {
+    "ornamental": "public domain (Nicu Buculei, per the SVG's metadata); " + _GNOME_LICENCE,
+}
+
+DECKS: dict[str, Deck] = {
+    name: Deck(
+        name,
+        AISLERIOT_DIR / f"{name}.svgz",
+        _LICENCE_OVERRIDES.get(name, _GNOME_LICENCE),
+        four_corners=name == "dondorf",
+    )
+    for name in _NAMES
+}
+
+
+def usable_decks() -> list[str]:
+    """Deck names whose source file is installed on this machine."""
+    return [name for name, deck in DECKS.items() if deck.source.exists()]
+
+
+def _cell(card: str) -> tuple[int, int]:
+    """(row, column) of a card in an aisleriot sheet."""
+    if card == BACK:
+        return 4, 2
+    rank, suit = card[0], card[1]
+    column = 0 if rank == "A" else ALL_RANKS.index(rank) + 1
+    return SUITS.index(suit), column
+
+
+@functools.cache
+def deck_sheet(deck: str) -> np.ndarray:
+    """The whole deck grid as RGBA, rendered once with rsvg-convert and cached as PNG."""
+    path = CACHE_DIR / f"{deck}-{CARD_WIDTH}.png"
+    if not path.exists():
+        if shutil.which("rsvg-convert") is None:
+            raise RuntimeError("rsvg-convert (librsvg2-bin) is needed to render card art")
+        CACHE_DIR.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp.png")
+        subprocess.run(
+            ["rsvg-convert", "-w", str(CARD_WIDTH * 13), str(DECKS[deck].source), "-o", str(tmp)],
+            check=True,
+        )
+        tmp.replace(path)
+    image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    if image is None or image.ndim != 3 or image.shape[2] != 4:
+        raise RuntimeError(f"cannot read rendered deck {path}")
+    return cv2.cvtColor(image, cv2.COLOR_BGRA2RGBA)
+
+
+@functools.cache
+def load_card(deck: str, card: str) -> np.ndarray:
+    """One card face (``"9H"``, ``"back"`` ...) of a deck as an RGBA array, trimmed to the card.
+
+    The array is shared by the cache: copy it before drawing on it.
+    """
+    sheet = deck_sheet(deck)
+    row, column = _cell(card)
+    height, width = sheet.shape[0] / 5, sheet.shape[1] / 13
+    cell = sheet[
+        int(round(row * height)) : int(round((row + 1) * height)),
+        int(round(column * width)) : int(round((column + 1) * width)),
+    ]
+    ys, xs = np.nonzero(cell[:, :, 3] > 128)
+    face = cell[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1].copy()
+    face.setflags(write=False)
+    return face
+
+
+def _ink_mask(face: np.ndarray) -> np.ndarray:
+    """Pixels that differ clearly from the card's paper colour (taken near the card's edge)."""
+    rgb = face[:, :, :3].astype(np.int16)
+    h, w = rgb.shape[:2]
+    # paper colour: median of a band just inside the border, on the left edge
+    band = rgb[int(0.4 * h) : int(0.6 * h), int(0.03 * w) : int(0.06 * w)].reshape(-1, 3)
+    paper = np.median(band, axis=0)
+    diff = np.abs(rgb - paper).max(axis=2)
+    mask = (diff > 60) & (face[:, :, 3] > 200)
+    # drop the card outline: erode the card's own alpha before intersecting
+    inner = cv2.erode((face[:, :, 3] > 200).astype(np.uint8), np.ones((7, 7), np.uint8))
+    return mask & inner.astype(bool)
+
+
+def _top_left_index(mask: np.ndarray) -> tuple[int, int, int, int] | None:
+    """Box of the printed index in the top-left corner of an ink mask, or None.
+
+    The index is the blob nearest the corner plus the blobs stacked under it (rank above
+    suit) or beside it (the two digits of a 10). Blobs touching the corner region's edge
+    are picture frames or pips and are left out; so is a pip beside the suit, being
+    further away than the gap between two digits.
+    """
+    h, w = mask.shape
+    rw, rh = int(0.30 * w), int(0.42 * h)
+    roi = mask[:rh, :rw].astype(np.uint8)
+    count, _labels, stats, _ = cv2.connectedComponentsWithStats(roi, connectivity=8)
+    blobs = []
+    for i in range(1, count):
+        x, y, bw, bh, area = stats[i]
+        if area < 6 or x + bw >= rw - 1 or y + bh >= rh - 1:
+            continue
+        blobs.append((x, y, x + bw, y + bh))
+    if not blobs:
+        return None
+    x1, y1, x2, y2 = min(blobs, key=lambda b: b[0] + b[1])
+    vgap, hgap = 0.06 * h, 0.03 * w
+    grown = True
+    while grown:
+        grown = False
+        for b in blobs:
+            if b[0] >= x1 and b[1] >= y1 and b[2] <= x2 and b[3] <= y2:
+                continue
+            x_overlap = min(b[2], x2) - max(b[0], x1)
+            y_overlap = min(b[3], y2) - max(b[1], y1)
+            below = x_overlap > 0 and b[1] - y2 < vgap and b[3] > y1
+            beside = y_overlap > 0.5 * (b[3] - b[1]) and b[0] - x2 < hgap and b[2] > x1
+            if below or beside:
+                x1, y1, x2, y2 = min(x1, b[0]), min(y1, b[1]), max(x2, b[2]), max(y2, b[3])
+                grown = True
+    if x2 - x1 > 0.3 * w or y2 - y1 > 0.4 * h:
+        return None
+    return int(x1), int(y1), int(x2), int(y2)
+
+
+@functools.cache
+def _typical_index_size(deck: str) -> tuple[float, float]:
+    """Median (width, height) of the index found on the deck's 2-9 cards."""
+    sizes = []
+    for suit in SUITS:
+        for rank in "23456789":
+            found = _top_left_index(_ink_mask(load_card(deck, rank + suit)))
+            if found is not None:
+                sizes.append((found[2] - found[0], found[3] - found[1]))
+    if not sizes:
+        return 0.0, 0.0
+    width, height = np.median(np.array(sizes, dtype=float), axis=0)
+    return float(width), float(height)
+
+
+@functools.cache
+def index_boxes(deck: str, card: str) -> tuple[tuple[int, int, int, int], ...]:
+    """Boxes ``(x1, y1, x2, y2)`` of the printed corner indices in :func:`load_card` pixels.
+
+    Found once per deck by :func:`find_index_boxes` and cached as JSON next to the art.
+    """
+    return _deck_index_boxes(deck).get(card, ())
+
+
+@functools.cache
+def _deck_index_boxes(deck: str) -> dict[str, tuple[tuple[int, int, int, int], ...]]:
+    path = CACHE_DIR / f"{deck}-{CARD_WIDTH}-index.json"
+    if path.exists():
+        stored = json.loads(path.read_text())
+        return {card: tuple(tuple(b) for b in boxes) for card, boxes in stored.items()}
+    found = {card: find_index_boxes(deck, card) for card in (*FACES, BACK)}
+    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({card: [list(b) for b in boxes] for card, boxes in found.items()}))
+    return found
+
+
+def find_index_boxes(deck: str, card: str) -> tuple[tuple[int, int, int, int], ...]:
+    """Boxes ``(x1, y1, x2, y2)`` of the printed corner indices in :func:`load_card` pixels.
+
+    Top-left and bottom-right (the bottom-right index is the top-left one turned half a
+    turn, so it is found by rotating the face); all four corners for decks that print
+    them. A face-down card has no index: its one box is the whole card.
+    """
+    face = load_card(deck, card)
+    h, w = face.shape[:2]
+    if card == BACK:
+        return ((0, 0, w, h),)
+    mask = _ink_mask(face)
+    found = _top_left_index(mask)
+    if found is None:
+        return ()
+    x1, y1, x2, y2 = found
+    typical_w, typical_h = _typical_index_size(deck)
+    if not (0.6 * typical_h < y2 - y1 < 1.35 * typical_h and x2 - x1 < 2.2 * typical_w):
+        return ()  # a picture or frame merged into the index: rather no label than a wrong one
+    pad = 2
+    x1, y1, x2, y2 = max(0, x1 - pad), max(0, y1 - pad), min(w, x2 + pad), min(h, y2 + pad)
+    boxes = [(x1, y1, x2, y2), (w - x2, h - y2, w - x1, h - y1)]
+    if DECKS[deck].four_corners:
+        boxes += [(w - x2, y1, w - x1, y2), (x1, h - y2, x2, h - y1)]
+    return tuple(boxes)

@@ -1,0 +1,92 @@
+"""Write the training data: synthetic scenes (YOLO layout), real-photo links, the data YAML.
+
+    python -m datasets.generate --train 2400 --val 200 --test 300 --size 384
+
+Scene ``i`` of a split is ``render_scene(base + i)`` (train 0, val 1,000,000, test
+2,000,000), so any subset can be regenerated exactly, and a run that stops half-way
+continues where it left off (existing files are kept). Output goes to
+``datasets/generated/`` (git-ignored); the YAML it writes, ``datasets/generated/cards.yaml``,
+is ``datasets/cards.yaml`` with absolute paths.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import cv2
+import yaml
+
+from datasets.real_photos import link_split
+from datasets.scenes import render_scene
+
+GENERATED = Path(__file__).resolve().parent / "generated"
+TEMPLATE = Path(__file__).resolve().parent / "cards.yaml"
+SEED_BASE = {"train": 0, "val": 1_000_000, "test": 2_000_000}
+
+
+def write_scene(args: tuple[Path, int, int]) -> int:
+    """Render one scene into ``out/images`` and ``out/labels``; returns its label count."""
+    out, seed, size = args
+    image_path = out / "images" / f"{seed:07d}.jpg"
+    label_path = out / "labels" / f"{seed:07d}.txt"
+    if image_path.exists() and label_path.exists():
+        return -1
+    scene = render_scene(seed, size)
+    lines = [label.yolo_line(size, size) for label in scene.labels]
+    label_path.write_text("".join(line + "\n" for line in lines))
+    # quality 95: the scene already carries its own JPEG artefacts
+    bgr = cv2.cvtColor(scene.image, cv2.COLOR_RGB2BGR)
+    cv2.imwrite(str(image_path), bgr, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    return len(lines)
+
+
+def write_split(name: str, count: int, size: int, workers: int, root: Path = GENERATED) -> Path:
+    out = root / "scenes" / name
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "labels").mkdir(parents=True, exist_ok=True)
+    jobs = [(out, SEED_BASE[name] + i, size) for i in range(count)]
+    if workers <= 1:
+        for job in jobs:
+            write_scene(job)
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            list(pool.map(write_scene, jobs, chunksize=16))
+    return out
+
+
+def write_yaml(root: Path = GENERATED, with_real: bool = True) -> Path:
+    """``datasets/cards.yaml`` with an absolute ``path`` into ``root``, as ultralytics reads it."""
+    data = yaml.safe_load(TEMPLATE.read_text())
+    data["path"] = str(root.resolve())
+    if not with_real:
+        data["train"] = [t for t in data["train"] if not t.startswith("real_")]
+    path = root / "cards.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--train", type=int, default=2400)
+    parser.add_argument("--val", type=int, default=200)
+    parser.add_argument("--test", type=int, default=300)
+    parser.add_argument("--size", type=int, default=384)
+    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--no-real", action="store_true", help="train on synthetic scenes only")
+    args = parser.parse_args(argv)
+    for name in ("train", "val", "test"):
+        count = getattr(args, name)
+        if count:
+            print(name, write_split(name, count, args.size, args.workers), flush=True)
+    if not args.no_real:
+        print("real train photos linked:", link_split("train", GENERATED / "real_train"))
+        link_split("test", GENERATED / "real_test")
+    print("data:", write_yaml(with_real=not args.no_real))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

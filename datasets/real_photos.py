@@ -1,0 +1,107 @@
+"""The real phone photos (../shared/datasets/real-cards-phone/): split, class mapping, links.
+
+The photos are read where they lie; they are never copied into the repository. For
+training, :func:`link_split` makes a git-ignored folder of *symbolic links* to the photos
+plus label files rewritten to this detector's class ids (ultralytics finds a photo's labels
+next to it, and the source ids differ from ours).
+
+The split is by photo session, so that near-duplicate shots (taken seconds apart) never
+sit on both sides. Sessions are runs of photos without a pause of more than a minute in
+the file-name timestamps (IMG_20220921_HHMMSS), and blocks of 30-40 consecutive numbers
+for the IMG_77xx series (one black-and-gold deck). The lists are committed as
+``datasets/real_split/{train,test}.txt`` (file names only).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from datasets.classes import BACK, CLASS_ID
+
+REPO = Path(__file__).resolve().parent.parent
+REAL_DIR = Path(os.environ.get("REAL_CARDS_DIR", REPO.parent / "shared/datasets/real-cards-phone"))
+SPLIT_DIR = Path(__file__).resolve().parent / "real_split"
+
+#: source class names (data.yaml of the photos), in source id order
+_SOURCE_NAMES_TEXT = (
+    "2C 2D 2H 2S 3C 3D 3H 3S 4C 4D 4H 4S 5C 5D 5H 5S 6C 6D 6H 6S 7C 7D 7H 7S 8C 8D 8H 8S "
+    "9C 9D 9H 9S AC AD AH AS BACK BLACK_JOKER JC JD JH JS KC KD KH KS QC QD QH QS RED_JOKER "
+    "TC TD TH TS"
+)
+SOURCE_NAMES = tuple(_SOURCE_NAMES_TEXT.split(" "))
+
+#: held-out sessions: (first, last) file-name stems, inclusive
+TEST_SESSIONS = (
+    ("IMG_20220921_194439", "IMG_20220921_195255"),
+    ("IMG_20220921_200943", "IMG_20220921_235959"),
+    ("IMG_7770", "IMG_7799"),
+)
+
+
+def source_to_card(source_id: int) -> str | None:
+    """Our card name for a source class id; None for the jokers (no class here)."""
+    name = SOURCE_NAMES[source_id]
+    if name == "BACK":
+        return BACK
+    return None if "JOKER" in name else name
+
+
+def read_labels(stem: str) -> list[tuple[str | None, tuple[float, float, float, float]]]:
+    """A photo's boxes as (card or None for a joker, (cx, cy, w, h) normalised)."""
+    out = []
+    path = REAL_DIR / "labels" / f"{stem}.txt"
+    for line in path.read_text().split("\n"):
+        parts = line.split()
+        if len(parts) == 5:
+            cx, cy, w, h = (float(v) for v in parts[1:])
+            out.append((source_to_card(int(parts[0])), (cx, cy, w, h)))
+    return out
+
+
+def is_test(stem: str) -> bool:
+    """True when the photo belongs to a held-out session."""
+    series = stem.startswith("IMG_2022")
+    for first, last in TEST_SESSIONS:
+        if first.startswith("IMG_2022") == series and first <= stem <= last:
+            return True
+    return False
+
+
+def split() -> dict[str, list[str]]:
+    """File names of the photos, by split (``train`` / ``test``)."""
+    names = sorted(p.name for p in (REAL_DIR / "images").glob("*.jpg"))
+    return {
+        "train": [n for n in names if not is_test(Path(n).stem)],
+        "test": [n for n in names if is_test(Path(n).stem)],
+    }
+
+
+def write_split_lists() -> None:
+    SPLIT_DIR.mkdir(exist_ok=True)
+    for name, files in split().items():
+        (SPLIT_DIR / f"{name}.txt").write_text("".join(f + "\n" for f in files))
+
+
+def split_list(name: str) -> list[str]:
+    """The committed list of file names for a split."""
+    return [line for line in (SPLIT_DIR / f"{name}.txt").read_text().split("\n") if line]
+
+
+def link_split(name: str, out_dir: Path) -> int:
+    """Make ``out_dir/images`` (links to the photos) and ``out_dir/labels`` (our class ids)."""
+    images, labels = out_dir / "images", out_dir / "labels"
+    images.mkdir(parents=True, exist_ok=True)
+    labels.mkdir(parents=True, exist_ok=True)
+    files = split_list(name)
+    for file in files:
+        link = images / file
+        if not link.is_symlink():
+            link.symlink_to(REAL_DIR / "images" / file)
+        lines = [
+            f"{CLASS_ID[card]} {cx:.6f} {cy:.6f} {w:.6f} {h:.6f}"
+            for card, (cx, cy, w, h) in read_labels(Path(file).stem)
+            if card is not None
+        ]
+        (labels / f"{Path(file).stem}.txt").write_text("".join(x + "\n" for x in lines))
+    return len(files)

@@ -1,0 +1,308 @@
+"""One synthetic euchre table picture with its labels, fully determined by a seed.
+
+What a scene holds, and why:
+- a trick in the middle (cards played in front of each seat, overlapping, any angle),
+  because that is what the kiosk must read;
+- tricks taken, face down and criss-crossed, near the seats (class ``back``);
+- score markers: two 5s, one lying over the other, as euchre players keep score;
+- a fanned hand held at the edge with a hand over it, loose fingers, random strays;
+- one deck per table (sometimes two), a dark recolouring now and then (real decks with
+  black faces exist), drop shadows, a procedural table, then the camera: overhead or a
+  tablet at the table's edge (perspective), and lighting/noise/blur/JPEG.
+
+Labels follow the drawing: each corner index (or a face-down card) gets an id painted
+into an id map; anything drawn later paints over it. An index is labelled when at least
+:data:`MIN_VISIBLE` of it still shows, with the box of what shows, in the output picture.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from datasets import photometric
+from datasets.cards_art import index_boxes, load_card, usable_decks
+from datasets.classes import BACK, CLASS_ID, FACES
+from datasets.geometry import (
+    Box,
+    box_corners,
+    card_matrix,
+    paste_rgba,
+    transform_points,
+    view_homography,
+)
+from datasets.occluders import draw_hand
+from datasets.surfaces import random_surface
+
+Rng = np.random.Generator
+
+#: fraction of an index (after occlusion and cropping) that must show for it to be labelled
+MIN_VISIBLE = 0.6
+#: boxes smaller than this (output pixels, either side) are dropped as unreadable
+MIN_BOX = 5.0
+
+
+@dataclass(frozen=True)
+class Label:
+    """A labelled object: card name and box (x1, y1, x2, y2) in output pixels."""
+
+    card: str
+    box: Box
+
+    def yolo_line(self, width: int, height: int) -> str:
+        """The label as a YOLO text line (class cx cy w h, normalised)."""
+        x1, y1, x2, y2 = self.box
+        return (
+            f"{CLASS_ID[self.card]} {(x1 + x2) / 2 / width:.6f} {(y1 + y2) / 2 / height:.6f} "
+            f"{(x2 - x1) / width:.6f} {(y2 - y1) / height:.6f}"
+        )
+
+
+@dataclass(frozen=True)
+class Scene:
+    image: np.ndarray  # uint8 RGB, size x size
+    labels: tuple[Label, ...]
+    view: str
+    deck: str
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A card on the flat table: canvas centre, width in canvas pixels, angle in degrees."""
+
+    card: str
+    deck: str
+    center: tuple[float, float]
+    width: float
+    angle: float
+
+
+class Table:
+    """A flat table canvas being drawn, with the id map of the label regions still visible.
+
+    Reusable outside the generator (a video renderer, say): make one from a surface
+    (:func:`datasets.surfaces.random_surface`), ``add_card`` placements in drawing order,
+    ``cover`` what hands hide, then warp ``canvas`` with a view homography and call
+    :func:`view_labels` for the boxes.
+    """
+
+    def __init__(self, surface: np.ndarray) -> None:
+        self.canvas = surface
+        size = surface.shape[0]
+        self.ids = np.zeros((size, size), np.int32)
+        self.regions: list[tuple[str, int]] = [("", 0)]  # id -> (card, pixels when drawn)
+        #: which card (index into ``cards``, 0 = none) shows at each pixel, and per card
+        #: (name, its label region ids, pixels when drawn): for measuring what survives overlap
+        self.card_ids = np.zeros((size, size), np.int32)
+        self.cards: list[tuple[str, list[int], int]] = [("", [], 0)]
+
+    def cover(self, mask: np.ndarray) -> None:
+        """Hide every label region under ``mask`` (bool, canvas-sized)."""
+        self.ids[mask] = 0
+        self.card_ids[mask] = 0
+
+    def add_card(self, placement: Placement, rng: Rng, recolour: float = 0.1) -> None:
+        """Draw a card (with its drop shadow) over everything drawn so far."""
+        face = load_card(placement.deck, placement.card)
+        if placement.card != BACK and rng.random() < recolour:
+            face = _dark_recolour(face, rng)
+        matrix = card_matrix(
+            (face.shape[1], face.shape[0]), placement.center, placement.width, placement.angle
+        )
+        _drop_shadow(self.canvas, face, matrix, placement.width, rng)
+        coverage = paste_rgba(self.canvas, face, matrix)
+        body = coverage > 0.5
+        self.cover(body)
+        self.cards.append((placement.card, [], int(body.sum())))
+        self.card_ids[body] = len(self.cards) - 1
+        for box in index_boxes(placement.deck, placement.card):
+            polygon = transform_points(matrix, box_corners(box))
+            region = np.zeros(self.ids.shape, np.uint8)
+            cv2.fillPoly(region, [np.round(polygon).astype(np.int32)], 1)
+            region_mask = (region > 0) & (coverage > 0.5)
+            pixels = int(region_mask.sum())
+            if pixels == 0:
+                continue
+            self.regions.append((placement.card, pixels))
+            self.ids[region_mask] = len(self.regions) - 1
+            self.cards[-1][1].append(len(self.regions) - 1)
+
+
+def _drop_shadow(
+    canvas: np.ndarray, face: np.ndarray, matrix: np.ndarray, width: float, rng: Rng
+) -> None:
+    h, w = canvas.shape[:2]
+    shifted = matrix.copy()
+    shifted[:, 2] += rng.uniform(0.0, 0.04, 2) * width
+    alpha = cv2.warpAffine(face[:, :, 3], shifted, (w, h)).astype(np.float32) / 255.0
+    alpha = cv2.GaussianBlur(alpha, (0, 0), max(1.0, width * 0.03))
+    canvas *= 1.0 - alpha[:, :, None] * rng.uniform(0.15, 0.45)
+
+
+def _dark_recolour(face: np.ndarray, rng: Rng) -> np.ndarray:
+    """Turn a white-faced card into a dark one with light (gold, silver) print."""
+    rgb = face[:, :, :3].astype(np.float32)
+    ink = 1.0 - rgb.mean(axis=2, keepdims=True) / 255.0
+    paper = rng.uniform(10, 70, 3).astype(np.float32)
+    light = np.array([rng.uniform(180, 255), rng.uniform(150, 230), rng.uniform(60, 200)])
+    out = paper * (1.0 - ink) + light.astype(np.float32) * np.clip(ink * 1.5, 0, 1)
+    return np.dstack([np.clip(out, 0, 255).astype(np.uint8), face[:, :, 3]])
+
+
+def _layout(rng: Rng, size: int, card_w: float, decks: list[str]) -> list[Placement]:
+    """Where the cards lie, in drawing order (later cards lie on top)."""
+    cx = cy = size / 2
+    card_h = card_w * 1.45
+    in_play = list(FACES)
+    rng.shuffle(in_play)
+    placements: list[Placement] = []
+
+    def deck() -> str:
+        return decks[0] if len(decks) == 1 or rng.random() < 0.7 else decks[1]
+
+    def face_card() -> str:
+        return in_play.pop() if in_play else BACK
+
+    def add(card: str, x: float, y: float, angle: float, scale: float = 1.0) -> None:
+        width = card_w * scale * rng.uniform(0.95, 1.05)
+        chosen = _labelled_deck(card, deck(), decks)
+        placements.append(Placement(card, chosen, (x, y), width, angle))
+
+    seats = [90.0, 0.0, -90.0, 180.0]  # N, E, S, W: direction from the centre (degrees)
+    spread = rng.uniform(0.8, 2.0)
+    # tricks taken: face-down packets near the seats, criss-crossed
+    for seat in seats:
+        if rng.random() < 0.35:
+            a = math.radians(seat + rng.uniform(-40, 40))
+            r = rng.uniform(1.3, 2.4) * card_h
+            x, y = cx + math.cos(a) * r, cy - math.sin(a) * r
+            for k in range(int(rng.integers(1, 4))):
+                px, py = x + rng.normal(0, 4), y + rng.normal(0, 4)
+                add(BACK, px, py, seat + 90 * k + rng.normal(0, 8))
+    # score markers: a 5 partly covered by another card (a 5 or a back)
+    for _ in range(int(rng.integers(0, 3))):
+        x, y = rng.uniform(0.1, 0.9, 2) * size
+        angle = rng.uniform(0, 360)
+        fives = [c for c in in_play if c[0] == "5"]
+        if not fives:
+            break
+        under = fives[0]
+        in_play.remove(under)
+        add(under, x, y, angle)
+        top = BACK if rng.random() < 0.5 else next((c for c in in_play if c[0] == "5"), BACK)
+        if top != BACK:
+            in_play.remove(top)
+        shift = rng.uniform(0.25, 0.7) * card_h
+        a = math.radians(angle + rng.choice([90.0, -90.0, 0.0, 180.0]))
+        add(top, x + math.cos(a) * shift, y - math.sin(a) * shift, angle + rng.normal(0, 15))
+    # strays anywhere, any angle
+    for _ in range(int(rng.integers(0, 5))):
+        x, y = rng.uniform(0.05, 0.95, 2) * size
+        add(BACK if rng.random() < 0.15 else face_card(), x, y, rng.uniform(0, 360))
+    # the trick: one card in front of each seat that has played, overlapping in the middle
+    order = int(rng.integers(4))
+    for k in range(int(rng.integers(1, 5))):
+        seat = seats[(order + k) % 4]
+        a = math.radians(seat + rng.normal(0, 15))
+        r = rng.uniform(0.15, 0.6) * card_h * spread
+        angle = seat - 90 + rng.normal(0, 25) if rng.random() < 0.7 else rng.uniform(0, 360)
+        card = BACK if rng.random() < 0.05 else face_card()
+        add(card, cx + math.cos(a) * r, cy - math.sin(a) * r, angle)
+    # a fanned hand at the edge
+    if rng.random() < 0.3:
+        seat = seats[int(rng.integers(4))]
+        a = math.radians(seat)
+        r = rng.uniform(0.35, 0.48) * size
+        bx, by = cx + math.cos(a) * r, cy - math.sin(a) * r
+        for k in range(int(rng.integers(3, 6))):
+            fan = seat - 90 + (k - 2) * rng.uniform(8, 15)
+            dx = (k - 2) * card_w * 0.25
+            add(face_card(), bx + dx * math.sin(a), by + dx * math.cos(a), fan)
+    return placements
+
+
+def _labelled_deck(card: str, deck: str, decks: list[str]) -> str:
+    """``deck``, unless its index for ``card`` was not found: then a deck where it was.
+
+    A card drawn without its label would teach the detector that a visible index is
+    background. No random draw here, so the seeds' scenes stay as they were otherwise.
+    """
+    if card == BACK or index_boxes(deck, card):
+        return deck
+    for other in [*decks, *usable_decks()]:
+        if index_boxes(other, card):
+            return other
+    return deck
+
+
+def render_scene(
+    seed: int, size: int = 384, view: str | None = None, camera: bool = True
+) -> Scene:
+    """Render scene number ``seed``: the same seed always gives the same picture and labels.
+
+    ``camera=False`` leaves out the lighting, noise, blur and JPEG effects (for tests and
+    for callers, such as a video renderer, that apply their own).
+    """
+    rng = np.random.default_rng(seed)
+    if view is None:
+        view = "overhead" if rng.random() < 0.65 else "oblique"
+    zoom = rng.uniform(1.0, 1.25) if view == "overhead" else rng.uniform(1.5, 1.9)
+    canvas_size = int(size * zoom)
+    decks = usable_decks()
+    chosen = [decks[int(i)] for i in rng.choice(len(decks), 2, replace=False)]
+    # card width in output pixels, log-uniform: index boxes from ~10 to ~45 pixels wide
+    out_card_w = math.exp(rng.uniform(math.log(55), math.log(230))) * size / 384
+    card_w = out_card_w * zoom * (0.85 if view == "oblique" else 1.0)
+
+    table = Table(random_surface(canvas_size, rng))
+    for placement in _layout(rng, canvas_size, card_w, chosen):
+        table.add_card(placement, rng)
+    for _ in range(int(rng.integers(0, 3))):
+        table.cover(draw_hand(table.canvas, rng, fingers_only=rng.random() < 0.5))
+
+    homography = view_homography(canvas_size, size, view, rng)
+    image = cv2.warpPerspective(
+        table.canvas, homography, (size, size), flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REFLECT,
+    )  # fmt: skip
+    ids = cv2.warpPerspective(
+        table.ids, homography, (size, size), flags=cv2.INTER_NEAREST,
+        borderMode=cv2.BORDER_CONSTANT, borderValue=0,
+    )  # fmt: skip
+    labels = view_labels(table, ids, homography)
+    image = photometric.camera(image, rng) if camera else np.clip(image, 0, 255).astype(np.uint8)
+    return Scene(image=image, labels=tuple(labels), view=view, deck=chosen[0])
+
+
+def view_labels(table: Table, ids: np.ndarray, homography: np.ndarray) -> list[Label]:
+    """Boxes of the regions that still show enough, after occlusion and the camera warp."""
+    canvas_count = np.bincount(table.ids.ravel(), minlength=len(table.regions))
+    out_count = np.bincount(ids.ravel(), minlength=len(table.regions))
+    labels = []
+    for region_id in np.nonzero(out_count[1:])[0] + 1:
+        card, drawn = table.regions[region_id]
+        if canvas_count[region_id] < MIN_VISIBLE * drawn:
+            continue  # covered by a later card or a hand
+        ys, xs = np.nonzero(ids == region_id)
+        # the warp changes areas: compare with the pixels that a full view would show
+        cy, cx = np.nonzero(table.ids == region_id)
+        centre = np.array([[cx.mean(), cy.mean()]])
+        scale = _area_scale(homography, centre)
+        if len(xs) < MIN_VISIBLE * canvas_count[region_id] * scale:
+            continue  # cut by the picture's edge
+        box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
+        if box[2] - box[0] < MIN_BOX or box[3] - box[1] < MIN_BOX:
+            continue
+        labels.append(Label(card, box))
+    return labels
+
+
+def _area_scale(homography: np.ndarray, point: np.ndarray) -> float:
+    """How much the homography scales areas near ``point`` (a 1x2 array)."""
+    square = np.vstack([point, point + [1, 0], point + [1, 1], point + [0, 1]])
+    warped = transform_points(homography, square)
+    x, y = warped[:, 0], warped[:, 1]
+    return float(abs(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1))) / 2)

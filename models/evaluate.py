@@ -1,0 +1,226 @@
+"""Measure the exported model as the kiosk runs it: synthetic held-out scenes and real photos.
+
+    python models/evaluate.py                        # models/cards.onnx, both sets
+    python models/evaluate.py --model M.onnx --real-split test --out models/metrics.json
+
+Reported per set: mAP50 and mAP50-95 (COCO-style, 101-point, over the classes present,
+detections down to confidence 0.001), and at the kiosk's operating confidence: recall per
+class, recall of the euchre cards and 5s (per labelled index box, and per card: a card
+in a photo counts as found when any of its indices is), and false detections per image
+(a detection that matches no labelled box of its class at IoU 0.5; detections on a
+joker, which has no class here, are not counted either way).
+
+Real photos are read from ../shared/datasets/real-cards-phone/ (never copied); the
+``test`` split is the held-out photo sessions listed in datasets/real_split/test.txt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from datasets.real_photos import REAL_DIR, read_labels, split_list  # noqa: E402
+from kiosk.vision.detector import CLASSES, Detector, is_euchre_or_five  # noqa: E402
+
+SYNTH_TEST = REPO / "datasets" / "generated" / "scenes" / "test"
+
+# (card or None = ignore region, box x1 y1 x2 y2 pixels)
+Truth = list[tuple[str | None, tuple[float, float, float, float]]]
+
+
+def yolo_to_boxes(rows: list[tuple[str | None, tuple[float, ...]]], w: int, h: int) -> Truth:
+    out: Truth = []
+    for card, (cx, cy, bw, bh) in rows:
+        box = ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)
+        out.append((card, box))
+    return out
+
+
+def synthetic_items(limit: int | None) -> list[tuple[Path, Truth]]:
+    items = []
+    for image in sorted((SYNTH_TEST / "images").glob("*.jpg"))[:limit]:
+        rows = []
+        for line in (SYNTH_TEST / "labels" / f"{image.stem}.txt").read_text().split("\n"):
+            if line.strip():
+                cls, *box = line.split()
+                rows.append((CLASSES[int(cls)], tuple(float(v) for v in box)))
+        items.append((image, rows))
+    return items
+
+
+def real_items(split: str, limit: int | None) -> list[tuple[Path, Truth]]:
+    files = split_list(split) if split != "all" else split_list("train") + split_list("test")
+    return [(REAL_DIR / "images" / f, read_labels(Path(f).stem)) for f in files[:limit]]
+
+
+def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU of every box in ``a`` (N, 4) with every box in ``b`` (M, 4)."""
+    if len(a) == 0 or len(b) == 0:
+        return np.zeros((len(a), len(b)))
+    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
+    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
+    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
+    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
+    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
+    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    return inter / (area_a[:, None] + area_b[None, :] - inter + 1e-9)
+
+
+def average_precision(recall: np.ndarray, precision: np.ndarray) -> float:
+    """COCO 101-point AP: mean over recall r = 0, 0.01 ... 1 of the best precision at >= r.
+
+    >>> average_precision(np.array([0.5, 1.0]), np.array([1.0, 1.0]))
+    1.0
+    """
+    envelope = np.flip(np.maximum.accumulate(np.flip(precision)))
+    at = np.searchsorted(recall, np.linspace(0, 1, 101), side="left")
+    values = np.where(at < len(recall), envelope[np.minimum(at, len(recall) - 1)], 0.0)
+    return float(values.mean())
+
+
+def evaluate(detector: Detector, items: list[tuple[Path, Truth]], operating: float) -> dict:
+    thresholds = np.arange(0.5, 0.96, 0.05)
+    # per class: list of (confidence, tp flags per IoU threshold)
+    scored: dict[str, list[tuple[float, np.ndarray]]] = defaultdict(list)
+    n_truth: dict[str, int] = defaultdict(int)
+    hits: dict[str, int] = defaultdict(int)
+    false_all = false_kiosk = 0
+    cards_total = cards_found = 0
+    missed_cards: dict[str, int] = defaultdict(int)
+    seconds = 0.0
+    for path, truth_rows in items:
+        image = cv2.imread(str(path))
+        if image is None:
+            raise SystemExit(f"cannot read {path}")
+        h, w = image.shape[:2]
+        truth = yolo_to_boxes(truth_rows, w, h)
+        start = time.perf_counter()
+        dets = detector.detect(image, confidence=0.001)
+        seconds += time.perf_counter() - start
+        labelled = [(c, b) for c, b in truth if c is not None]
+        ignore = np.array([b for c, b in truth if c is None]).reshape(-1, 4)
+        gt_boxes = np.array([b for _, b in labelled]).reshape(-1, 4)
+        gt_cls = [c for c, _ in labelled]
+        for c in gt_cls:
+            n_truth[c] += 1
+        det_boxes = np.array([d.box for d in dets]).reshape(-1, 4)
+        ious = iou_matrix(det_boxes, gt_boxes)
+        ign = iou_matrix(det_boxes, ignore).max(axis=1) if len(ignore) else np.zeros(len(dets))
+        # mAP bookkeeping: greedy matching per IoU threshold, by confidence
+        taken = np.zeros((len(thresholds), len(labelled)), bool)
+        for i, d in enumerate(dets):  # already sorted best first by NMS
+            tp = np.zeros(len(thresholds), bool)
+            for t, thr in enumerate(thresholds):
+                candidates = [
+                    j for j in range(len(labelled))
+                    if gt_cls[j] == d.card and not taken[t, j] and ious[i, j] >= thr
+                ]  # fmt: skip
+                if candidates:
+                    j = max(candidates, key=lambda k: ious[i, k])
+                    taken[t, j] = True
+                    tp[t] = True
+            if tp[0] or ign[i] < 0.3:
+                scored[d.card].append((d.confidence, tp))
+        # operating point
+        matched = np.zeros(len(labelled), bool)
+        for i, d in enumerate(dets):
+            if d.confidence < operating:
+                continue
+            candidates = [
+                j for j in range(len(labelled))
+                if gt_cls[j] == d.card and not matched[j] and ious[i, j] >= 0.5
+            ]  # fmt: skip
+            if candidates:
+                matched[max(candidates, key=lambda k: ious[i, k])] = True
+            elif ign[i] < 0.3:
+                false_all += 1
+                false_kiosk += is_euchre_or_five(d.card)
+        for j, c in enumerate(gt_cls):
+            hits[c] += int(matched[j])
+        for card in set(gt_cls):
+            if is_euchre_or_five(card):
+                cards_total += 1
+                found = any(matched[j] for j, c in enumerate(gt_cls) if c == card)
+                cards_found += found
+                if not found:
+                    missed_cards[card] += 1
+    ap50, ap = {}, {}
+    for card, count in n_truth.items():
+        rows = sorted(scored[card], key=lambda r: -r[0])
+        if not rows:
+            ap50[card] = ap[card] = 0.0
+            continue
+        tps = np.array([r[1] for r in rows], dtype=float)
+        cum_tp = np.cumsum(tps, axis=0)
+        cum_fp = np.cumsum(1 - tps, axis=0)
+        aps = []
+        for t in range(len(thresholds)):
+            recall = cum_tp[:, t] / count
+            precision = cum_tp[:, t] / np.maximum(cum_tp[:, t] + cum_fp[:, t], 1e-9)
+            aps.append(average_precision(recall, precision))
+        ap50[card], ap[card] = aps[0], float(np.mean(aps))
+    kiosk_classes = [c for c in n_truth if is_euchre_or_five(c)]
+    boxes_kiosk = sum(n_truth[c] for c in kiosk_classes)
+    return {
+        "images": len(items),
+        "boxes": int(sum(n_truth.values())),
+        "mAP50": round(float(np.mean(list(ap50.values()))), 4) if ap50 else 0.0,
+        "mAP50-95": round(float(np.mean(list(ap.values()))), 4) if ap else 0.0,
+        "operating_confidence": operating,
+        "recall_all_boxes": round(sum(hits.values()) / max(sum(n_truth.values()), 1), 4),
+        "recall_euchre_and_5s_boxes": round(
+            sum(hits[c] for c in kiosk_classes) / max(boxes_kiosk, 1), 4
+        ),
+        "recall_euchre_and_5s_cards": round(cards_found / max(cards_total, 1), 4),
+        "false_detections_per_image": round(false_all / max(len(items), 1), 4),
+        "false_euchre_or_5_detections_per_image": round(false_kiosk / max(len(items), 1), 4),
+        "ms_per_image_detect": round(1000 * seconds / max(len(items), 1), 1),
+        "recall_per_class": {
+            c: round(hits[c] / n_truth[c], 3) for c in CLASSES if n_truth.get(c)
+        },
+        "boxes_per_class": {c: n_truth[c] for c in CLASSES if n_truth.get(c)},
+        "ap50_per_class": {c: round(ap50[c], 3) for c in CLASSES if c in ap50},
+        "missed_cards": dict(sorted(missed_cards.items())),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", type=Path, default=REPO / "models" / "cards.onnx")
+    parser.add_argument("--confidence", type=float, default=0.4, help="operating confidence")
+    parser.add_argument("--real-split", default="test", choices=("test", "train", "all"))
+    parser.add_argument("--limit", type=int, help="at most this many images per set")
+    parser.add_argument("--sets", default="synthetic,real")
+    parser.add_argument("--out", type=Path, help="write the report as JSON")
+    args = parser.parse_args(argv)
+    detector = Detector(args.model)
+    report = {"model": str(args.model), "input_hw": list(detector.input_hw)}
+    sets = args.sets.split(",")
+    if "synthetic" in sets:
+        report["synthetic_test"] = evaluate(detector, synthetic_items(args.limit), args.confidence)
+    if "real" in sets:
+        report[f"real_{args.real_split}"] = evaluate(
+            detector, real_items(args.real_split, args.limit), args.confidence
+        )
+    for name, result in report.items():
+        if isinstance(result, dict):
+            summary = {k: v for k, v in result.items() if not isinstance(v, dict)}
+            print(name, json.dumps(summary))
+    if args.out:
+        args.out.write_text(json.dumps(report, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,163 @@
+"""Train the card detector with ultralytics on the CPU, offline, from the model YAML.
+
+    python models/train.py                       # new run, ~1.8 h (time-boxed schedule)
+    python models/train.py --hours 3             # new run with another time box
+    python models/train.py --resume              # continue: see below
+    python models/train.py --smoke DATA.yaml     # one tiny epoch (used by the tests)
+
+Run it in the background and keep the log::
+
+    nohup .venv/bin/python models/train.py > models/train.log 2>&1 &
+
+``--resume`` takes the newest ``runs/cards*/weights/last.pt``. If that run was interrupted
+(its checkpoint still holds the optimizer) it is resumed with ultralytics' own resume
+(same optimizer, epoch and schedule; in time mode the time box restarts). If it had
+finished, or only the committed ``models/checkpoint/last.pt`` is there (a fresh clone),
+a new time-boxed run ``runs/cards-ftN`` starts *from those weights* (a fine-tune at a
+lower learning rate). Either way the data must exist first: ``python -m datasets.generate``
+(deterministic, so a later session regenerates exactly the same scenes).
+
+Why these settings (see models/README.md for the measurements):
+- no downloaded weights: the network is built from ``yolov8n.yaml``; ``YOLO_OFFLINE``, a
+  local config dir and a local font stop ultralytics fetching anything;
+- ``time`` instead of ``epochs``: after each epoch ultralytics re-fits the epoch count and
+  learning-rate schedule to the time box, so the run ends annealed when time is up;
+- no flips or rotation augmentation: a mirrored index is not a card, and rotating a box
+  makes it loose; the scenes already lie at every angle;
+- AdamW, 1 warm-up epoch (a from-scratch run only gets ~20 epochs here);
+- strong colour augmentation on top of the generator's own camera effects.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+RUNS = REPO / "runs"
+RUN_NAME = "cards"
+CHECKPOINT = REPO / "models" / "checkpoint" / "last.pt"
+DATA = REPO / "datasets" / "generated" / "cards.yaml"
+FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+
+
+def offline_environment(config_dir: Path = RUNS / "yolo_config") -> None:
+    """Point ultralytics at a local, writable config dir with a font, and forbid downloads.
+
+    Must run before ``import ultralytics``.
+    """
+    os.environ["YOLO_OFFLINE"] = "1"
+    os.environ["YOLO_CONFIG_DIR"] = str(config_dir)
+    os.environ.setdefault("OMP_NUM_THREADS", str(os.cpu_count() or 2))
+    font_dir = config_dir / "Ultralytics"
+    font_dir.mkdir(parents=True, exist_ok=True)
+    for name in ("Arial.ttf", "Arial.Unicode.ttf"):
+        if not (font_dir / name).exists() and FONT.exists():
+            shutil.copy(FONT, font_dir / name)
+
+
+def train_args(imgsz: int, hours: float, batch: int) -> dict[str, object]:
+    """The training settings shared by new runs and fine-tunes."""
+    return {
+        "imgsz": imgsz,
+        "time": hours,
+        "epochs": 1000,  # ignored in time mode, but bounds the first schedule estimate
+        "batch": batch,
+        "device": "cpu",
+        "workers": 2,
+        "cache": "ram",
+        "amp": False,
+        "plots": False,
+        "pretrained": False,
+        "patience": 1000,
+        # AdamW at a fixed rate: ultralytics' "auto" picks SGD for long schedules, which
+        # learns too slowly from scratch in the few epochs a CPU gets through
+        "optimizer": "AdamW",
+        "lr0": 0.0015,
+        "warmup_epochs": 1.0,
+        "close_mosaic": 3,
+        "fliplr": 0.0,
+        "flipud": 0.0,
+        "degrees": 0.0,
+        "mosaic": 1.0,
+        "scale": 0.5,
+        "translate": 0.1,
+        "hsv_h": 0.03,
+        "hsv_s": 0.8,
+        "hsv_v": 0.5,
+        "project": str(RUNS),
+        "name": RUN_NAME,
+        "exist_ok": True,
+        "seed": 0,
+        "deterministic": True,
+        "verbose": True,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--resume", action="store_true")
+    parser.add_argument("--hours", type=float, default=1.8)
+    parser.add_argument("--imgsz", type=int, default=320)
+    parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--model", default="yolov8n.yaml", help="model YAML (never a .pt)")
+    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--smoke", type=Path, help="data YAML: one epoch at imgsz 64, no cache")
+    parser.add_argument("--project", type=Path, default=RUNS)
+    parser.add_argument(
+        "--checkpoint", type=Path, default=CHECKPOINT, help="weights to continue from"
+    )
+    args = parser.parse_args(argv)
+
+    offline_environment(args.project / "yolo_config")
+    from ultralytics import YOLO
+
+    if args.smoke:
+        model = YOLO(args.model)
+        model.train(
+            data=str(args.smoke), imgsz=64, epochs=1, batch=4, device="cpu", workers=0,
+            amp=False, plots=False, pretrained=False, project=str(args.project), name="smoke",
+            exist_ok=True, mosaic=0.0, fliplr=0.0, val=True, verbose=False,
+        )  # fmt: skip
+        return 0
+
+    if not args.data.exists():
+        print(f"no data at {args.data}: run `python -m datasets.generate` first", file=sys.stderr)
+        return 2
+    runs = sorted(
+        args.project.glob(f"{RUN_NAME}*/weights/last.pt"), key=lambda p: p.stat().st_mtime
+    )
+    last = runs[-1] if runs else None
+    settings = train_args(args.imgsz, args.hours, args.batch)
+    settings["project"] = str(args.project)
+    if args.resume and last is not None and _unfinished(last):
+        YOLO(str(last)).train(resume=True)
+        return 0
+    if args.resume:
+        start = last if last is not None else args.checkpoint
+        if not start.exists():
+            print("nothing to resume: no run and no committed checkpoint", file=sys.stderr)
+            return 2
+        # a finished run: fine-tune from its weights, in a new run folder
+        settings.update(
+            name=f"{RUN_NAME}-ft{len(runs)}", lr0=0.0005, warmup_epochs=0.3, pretrained=str(start)
+        )
+        YOLO(str(start)).train(data=str(args.data), **settings)
+        return 0
+    YOLO(args.model).train(data=str(args.data), **settings)
+    return 0
+
+
+def _unfinished(checkpoint: Path) -> bool:
+    """True when an ultralytics checkpoint still carries its optimizer (run not finished)."""
+    import torch
+
+    state = torch.load(checkpoint, map_location="cpu", weights_only=False)
+    return state.get("optimizer") is not None and state.get("epoch", -1) != -1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,125 @@
+"""The run-time detector: letterbox, decoding and NMS, and the shipped model on fixtures."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kiosk.vision.detector import (
+    CLASSES,
+    Detector,
+    Letterbox,
+    ModelError,
+    decode,
+    letterbox,
+    letterbox_geometry,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+MODEL = REPO / "models" / "cards.onnx"
+
+
+def test_classes_match_training() -> None:
+    from datasets.classes import CLASSES as TRAINED
+
+    assert CLASSES == TRAINED
+
+
+def test_letterbox_keeps_aspect_and_centres() -> None:
+    image = np.full((720, 1280, 3), 200, np.uint8)
+    fitted, geometry = letterbox(image, (384, 640))
+    assert fitted.shape == (384, 640, 3)
+    assert geometry == Letterbox(0.5, 0.0, 12.0)
+    assert (fitted[:12] == 114).all() and (fitted[12:372] == 200).all()
+    assert (fitted[372:] == 114).all()
+    square = letterbox_geometry((640, 640), (384, 640))
+    assert square.scale == 0.6 and square.pad_x == 128 and square.pad_y == 0
+
+
+def _row(cx: float, cy: float, w: float, h: float, cls: int, score: float) -> np.ndarray:
+    row = np.zeros(4 + len(CLASSES), np.float32)
+    row[:4] = cx, cy, w, h
+    row[4 + cls] = score
+    return row
+
+
+def test_decode_maps_boxes_back_to_image_pixels() -> None:
+    geometry = Letterbox(0.5, 0.0, 12.0)  # a 1280x720 frame in a 384x640 input
+    rows = np.stack([_row(100, 62, 20, 40, CLASSES.index("JH"), 0.9)])
+    (found,) = decode(rows, CLASSES, geometry, 0.4, 0.5, (720, 1280))
+    assert found.card == "JH" and found.confidence == pytest.approx(0.9)
+    assert found.box == pytest.approx((180.0, 60.0, 220.0, 140.0))
+
+
+def test_decode_drops_low_scores_and_suppresses_overlaps_across_classes() -> None:
+    geometry = Letterbox(1.0, 0.0, 0.0)
+    rows = np.stack(
+        [
+            _row(50, 50, 20, 30, CLASSES.index("9H"), 0.8),
+            _row(51, 50, 20, 30, CLASSES.index("6H"), 0.6),  # same index, other name
+            _row(150, 50, 20, 30, CLASSES.index("5S"), 0.7),
+            _row(250, 50, 20, 30, CLASSES.index("AS"), 0.2),  # below the threshold
+        ]
+    )
+    found = decode(rows, CLASSES, geometry, 0.4, 0.5, (320, 320))
+    assert [d.card for d in found] == ["9H", "5S"]
+
+
+def test_roi_offsets_boxes() -> None:
+    geometry = Letterbox(1.0, 0.0, 0.0)
+    rows = np.stack([_row(50, 50, 20, 30, 0, 0.9)])
+    (found,) = decode(rows, CLASSES, geometry, 0.4, 0.5, (320, 320), offset=(100, 10))
+    assert found.box == pytest.approx((140.0, 45.0, 160.0, 75.0))
+
+
+def test_missing_and_corrupt_model(tmp_path) -> None:
+    with pytest.raises(ModelError, match="not found"):
+        Detector(tmp_path / "none.onnx")
+    bad = tmp_path / "bad.onnx"
+    bad.write_bytes(b"not a model")
+    with pytest.raises(ModelError, match="cannot load"):
+        Detector(bad)
+
+
+def test_no_torch_at_run_time() -> None:
+    """Loading and running the detector imports neither torch nor ultralytics."""
+    import subprocess
+
+    code = (
+        "import sys, numpy as np\n"
+        "from kiosk.vision.detector import Detector\n"
+        f"d = Detector({str(MODEL)!r})\n"
+        "d.detect(np.zeros((720, 1280, 3), np.uint8))\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in {'torch', 'ultralytics'}))\n"
+    )
+    if not MODEL.exists():
+        pytest.skip("no exported model")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def _fixtures() -> list[tuple[str, dict]]:
+    path = FIXTURES / "scenes.json"
+    return sorted(json.loads(path.read_text()).items()) if path.exists() else []
+
+
+@pytest.mark.skipif(not MODEL.exists(), reason="no exported model")
+@pytest.mark.parametrize(("name", "expected"), _fixtures())
+@pytest.mark.parametrize("backend", ["onnxruntime", "opencv"])
+def test_finds_the_cards_in_fixture_scenes(name: str, expected: dict, backend: str) -> None:
+    """Rendered scenes kept as fixtures: the cards the model must name (see scenes.json)."""
+    import cv2
+
+    image = cv2.imread(str(FIXTURES / name))
+    found = Detector(MODEL, backend=backend).detect(image)
+    names = {d.card for d in found}
+    assert set(expected["must_find"]) <= names
+    assert names <= set(expected["present"])  # nothing that is not on the table
+    for d in found:
+        x1, y1, x2, y2 = d.box
+        assert 0 <= x1 < x2 <= image.shape[1] and 0 <= y1 < y2 <= image.shape[0]

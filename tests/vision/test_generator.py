@@ -1,0 +1,81 @@
+"""The scene generator: deterministic, and its labels are where the indices were drawn."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from datasets.cards_art import index_boxes, load_card, usable_decks
+from datasets.classes import CLASS_ID, CLASSES
+from datasets.geometry import card_matrix, transform_points
+from datasets.scenes import MIN_BOX, Placement, Table, render_scene, view_labels
+
+pytestmark = pytest.mark.usefixtures("have_card_art")
+
+
+def test_same_seed_same_scene() -> None:
+    a, b = render_scene(7, size=256), render_scene(7, size=256)
+    assert np.array_equal(a.image, b.image)
+    assert a.labels == b.labels
+
+
+def test_different_seeds_differ() -> None:
+    assert not np.array_equal(render_scene(1, size=256).image, render_scene(2, size=256).image)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_labels_inside_image_and_named(seed: int) -> None:
+    scene = render_scene(seed, size=256)
+    assert scene.image.shape == (256, 256, 3)
+    assert scene.image.dtype == np.uint8
+    for label in scene.labels:
+        x1, y1, x2, y2 = label.box
+        assert 0 <= x1 < x2 <= 256 and 0 <= y1 < y2 <= 256
+        assert x2 - x1 >= MIN_BOX and y2 - y1 >= MIN_BOX
+        assert label.card in CLASS_ID
+        cls, *coords = label.yolo_line(256, 256).split()
+        assert CLASSES[int(cls)] == label.card
+        assert all(0.0 <= float(v) <= 1.0 for v in coords)
+
+
+def test_both_views_occur_and_scenes_have_labels() -> None:
+    scenes = [render_scene(seed, size=192) for seed in range(12)]
+    assert {s.view for s in scenes} == {"overhead", "oblique"}
+    assert sum(len(s.labels) for s in scenes) >= 24
+
+
+def _plain_table(size: int = 400) -> Table:
+    return Table(np.full((size, size, 3), 40.0, np.float32))
+
+
+def test_label_is_the_drawn_index() -> None:
+    """One card, no camera: two labels, on the index boxes, and ink inside them."""
+    deck = usable_decks()[0]
+    table = _plain_table()
+    rng = np.random.default_rng(0)
+    placement = Placement("JH", deck, (200.0, 200.0), 180.0, 0.0)
+    table.add_card(placement, rng, recolour=0.0)
+    labels = view_labels(table, table.ids, np.eye(3))
+    assert [label.card for label in labels] == ["JH", "JH"]
+    face = load_card(deck, "JH")
+    matrix = card_matrix((face.shape[1], face.shape[0]), (200.0, 200.0), 180.0, 0.0)
+    expected = sorted(
+        tuple(transform_points(matrix, np.array([b[:2], b[2:]])).ravel())
+        for b in index_boxes(deck, "JH")
+    )
+    for label, want in zip(sorted(labels, key=lambda lab: lab.box), expected, strict=True):
+        assert np.allclose(label.box, want, atol=2.5)
+        x1, y1, x2, y2 = (int(v) for v in label.box)
+        patch = table.canvas[y1:y2, x1:x2]
+        assert patch.min() < 120 and patch.max() > 200  # print on paper, not blank
+
+
+def test_covered_index_loses_its_label() -> None:
+    deck = usable_decks()[0]
+    table = _plain_table()
+    rng = np.random.default_rng(0)
+    table.add_card(Placement("9C", deck, (200.0, 200.0), 180.0, 0.0), rng, recolour=0.0)
+    # a second card whose body lies over the first card's top-left corner
+    table.add_card(Placement("back", deck, (110.0, 90.0), 180.0, 0.0), rng)
+    cards = sorted(label.card for label in view_labels(table, table.ids, np.eye(3)))
+    assert cards == ["9C", "back"]  # the bottom-right 9C index and the back

@@ -6,6 +6,7 @@ traceback for a missing file or a misspelt profile.
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from kiosk.cli import UsageError
@@ -33,3 +34,19 @@ def profile_from(name: str | None) -> RuleProfile:
         return get_profile(name)
     except ValueError as problem:
         raise UsageError(str(problem)) from None
+
+
+def add_profile_and_input(parser: argparse.ArgumentParser, what: str) -> None:
+    """`--rules PROFILE` and a `FILE` (or '-' for standard input) holding `what`."""
+    parser.add_argument(
+        "--rules",
+        metavar="PROFILE",
+        help=f"rule profile: {', '.join(sorted(PROFILES))}",
+    )
+    parser.add_argument(
+        "file",
+        nargs="?",
+        default="-",
+        metavar="FILE",
+        help=f"{what} (JSON); '-' or nothing reads standard input",
+    )

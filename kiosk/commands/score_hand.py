@@ -11,25 +11,13 @@ import argparse
 import json
 
 from kiosk.cli import UsageError
-from kiosk.commands.common import profile_from, read_text
-from kiosk.rules.profiles import PROFILES
+from kiosk.commands.common import add_profile_and_input, profile_from, read_text
 from kiosk.rules.record import HandRecordError, load_hand_record
 from kiosk.rules.scoring import score_hand
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--rules",
-        metavar="PROFILE",
-        help=f"rule profile: {', '.join(sorted(PROFILES))}",
-    )
-    parser.add_argument(
-        "file",
-        nargs="?",
-        default="-",
-        metavar="FILE",
-        help="hand record (JSON); '-' or nothing reads standard input",
-    )
+    add_profile_and_input(parser, "hand record")
 
 
 def run(args: argparse.Namespace) -> int:

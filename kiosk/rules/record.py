@@ -115,26 +115,37 @@ def load_hand_record(text: str) -> HandRecord:
     kiosk.rules.record.HandRecordError: not valid JSON: Expecting ',' delimiter (line 1, column 15)
     """
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as problem:
-        raise HandRecordError(
-            f"not valid JSON: {problem.msg} (line {problem.lineno}, column {problem.colno})"
-        ) from None
-    except (ValueError, RecursionError) as problem:
-        raise HandRecordError(f"not valid JSON: {json_limit_exceeded(problem)}") from None
+        data = decode_json(text)
+    except JsonTextError as problem:
+        raise HandRecordError(str(problem)) from None
     return HandRecord.from_json(data)
 
 
-def json_limit_exceeded(problem: ValueError | RecursionError) -> str:
-    """One line for JSON that is well formed but past what Python decodes: a number of
-    more than 4300 digits (ValueError), or arrays nested too deep (RecursionError).
+class JsonTextError(ValueError):
+    """Text that is not JSON Python can decode; the message is one line for the user."""
 
-    >>> json_limit_exceeded(RecursionError("maximum recursion depth exceeded"))
-    'nested too deeply'
+
+def decode_json(text: str) -> Any:
+    """JSON text to Python values, every failure a one-line `JsonTextError`.
+
+    Besides malformed JSON, that covers well-formed JSON past what Python decodes:
+    a number of more than 4300 digits, or arrays nested too deep.
+
+    >>> decode_json("[" * 100_000)
+    Traceback (most recent call last):
+    ...
+    kiosk.rules.record.JsonTextError: not valid JSON: nested too deeply
     """
-    if isinstance(problem, RecursionError):
-        return "nested too deeply"
-    return str(problem).split(":")[0]
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as problem:
+        raise JsonTextError(
+            f"not valid JSON: {problem.msg} (line {problem.lineno}, column {problem.colno})"
+        ) from None
+    except RecursionError:
+        raise JsonTextError("not valid JSON: nested too deeply") from None
+    except ValueError as problem:
+        raise JsonTextError(f"not valid JSON: {str(problem).split(':')[0]}") from None
 
 
 def dump_hand_record(record: HandRecord) -> str:

@@ -15,11 +15,13 @@ system:
 	./scripts/install-system-packages.sh
 
 $(VENV)/.runtime: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e .
+	@echo 'Installing the kiosk into $(VENV) (log: $(VENV)/install.log)'
+	@$(BIN)/pip install -q -e . > $(VENV)/install.log 2>&1 || (cat $(VENV)/install.log; exit 1)
 	touch $@
 
 $(VENV)/.dev: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e '.[train,dev]'
+	@echo 'Installing the kiosk with its training and test tools into $(VENV) (log: $(VENV)/install.log)'
+	@$(BIN)/pip install -q -e '.[train,dev]' > $(VENV)/install.log 2>&1 || (cat $(VENV)/install.log; exit 1)
 	touch $@
 
 setup: system $(VENV)/.runtime

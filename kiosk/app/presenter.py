@@ -318,6 +318,35 @@ class TablePresenter:
             paired = (pairer or pair_with_code)(server.strip(), code.strip().upper())
         except PairingError as problem:
             return self._say(str(problem))
+        return self._paired(paired, fetcher)
+
+    def pair_from_camera(self, redeemer: Callable[[Any], Any] | None = None,
+                         fetcher: Callable[[str, str], dict[str, Any]] | None = None) -> bool:
+        """Pair by the QR code the director's Tables page shows, held up to the camera:
+        nothing to type. Reads the latest camera picture, then fills in the set-up."""
+        from kiosk.table.pairing import PairingError, pair_from_qr_image, redeem
+
+        if self.session.outbox is None:
+            return self._say("This kiosk has no outbox to send results with.")
+        frame = self.camera_setup.frame
+        if frame is None:
+            return self._say("No camera picture yet: type the director's address and "
+                             "the table's code instead.")
+        invite = pair_from_qr_image(frame)
+        if invite is None:
+            return self._say("No table QR code in the camera's view. Hold the director's "
+                             "QR code up to the camera and tap again.")
+        try:
+            paired = (redeemer or redeem)(invite)
+        except PairingError as problem:
+            return self._say(str(problem))
+        return self._paired(paired, fetcher)
+
+    def _paired(self, paired: Any,
+                fetcher: Callable[[str, str], dict[str, Any]] | None) -> bool:
+        """Point the outbox at the director and take this table's seating from it."""
+        outbox = self.session.outbox
+        assert outbox is not None
         outbox.configure(paired.server, paired.token)
         current = self.session.setup or default_setup()
         from dataclasses import replace

@@ -202,6 +202,49 @@ def test_pairing_fills_the_table_and_points_the_outbox(tmp_path: Path) -> None:
     assert outbox.config() == {"server": "http://10.0.0.5:8555", "token": "tok"}
 
 
+def test_pairing_by_the_qr_code_held_up_to_the_camera(tmp_path: Path) -> None:
+    import io
+
+    import cv2
+    import numpy as np
+    import segno
+
+    from kiosk.table.outbox import Outbox
+    from kiosk.table.pairing import Invite, Pairing
+
+    outbox = Outbox(tmp_path / "outbox.sqlite3")
+    p = TablePresenter(TableSession.open(tmp_path / "j.sqlite3", outbox=outbox))
+    redeemed: list[Invite] = []
+
+    def redeemer(invite: Invite) -> Pairing:
+        redeemed.append(invite)
+        return Pairing(invite.server, invite.table or 0, "tok", "Spring")
+
+    assert not p.pair_from_camera(redeemer=redeemer)
+    assert p.message.startswith("No camera picture yet")
+    p.camera_setup.frame = np.full((480, 640, 3), 90, np.uint8)  # the table, no QR code
+    assert not p.pair_from_camera(redeemer=redeemer)
+    assert p.message.startswith("No table QR code in the camera's view")
+    assert not redeemed
+
+    # the director's Tables page, photographed: its QR code in a grey camera picture
+    png = io.BytesIO()
+    segno.make("http://10.0.0.5:8555/pair?table=4&code=K7P2QX", error="m").save(
+        png, kind="png", scale=6, border=4)
+    code = cv2.imdecode(np.frombuffer(png.getvalue(), np.uint8), cv2.IMREAD_COLOR)
+    frame = np.full((480, 640, 3), 90, np.uint8)
+    frame[40:40 + code.shape[0], 200:200 + code.shape[1]] = code
+    p.camera_setup.frame = frame
+    seating = {"table": 4, "profile": "alberta55", "points_to_win": 10, "game_minutes": 25,
+               "next_round": 1, "rounds": [{"round": 1, "table": 4, "teams": ["Ann & Bob",
+                                                                            "Cy & Di"]}]}
+    assert p.pair_from_camera(redeemer=redeemer, fetcher=lambda server, token: seating)
+    assert redeemed == [Invite("http://10.0.0.5:8555", "K7P2QX", 4)]
+    v = p.setup_view()
+    assert (v.table, v.tournament, v.team_ns, v.team_ew) == ("4", "Spring", "Ann & Bob", "Cy & Di")
+    assert outbox.config() == {"server": "http://10.0.0.5:8555", "token": "tok"}
+
+
 def test_a_paired_kiosk_takes_the_next_games_teams_from_the_director(tmp_path: Path) -> None:
     # Found end to end (tests/e2e): after the first game the set-up's names were
     # blank and nothing asked the director who plays next.

@@ -72,6 +72,10 @@ class SetupScreen(KioskScreen):
         if self.presenter.pair(self.ids.server.text, self.ids.code.text):
             self.ids.code.text = ""
 
+    def pair_by_qr(self) -> None:
+        self.save()  # keep what was typed above
+        self.presenter.pair_from_camera()
+
     def start(self, seat: str) -> None:
         if self.save():
             self.presenter.start(seat)

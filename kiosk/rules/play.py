@@ -106,6 +106,15 @@ class _Holding:
         self.size -= 1
 
 
+def first_leader(dealer: Seat, sitting_out: Seat | None = None) -> Seat:
+    """Who leads the first trick: the dealer's left, skipping a lone maker's partner.
+
+    >>> str(first_leader(Seat.N)), str(first_leader(Seat.N, sitting_out=Seat.E))
+    ('E', 'S')
+    """
+    return next(seat for seat in dealer.left.clockwise() if seat is not sitting_out)
+
+
 class HandState:
     """Bidding then play of one hand, under one profile."""
 
@@ -200,9 +209,7 @@ class HandState:
 
     def _start_play(self, contract: Contract) -> None:
         self._watch = RenegeWatch(contract.trump)
-        self._leader = next(
-            seat for seat in self.dealer.left.clockwise() if seat in self.active_seats
-        )
+        self._leader = first_leader(self.dealer, contract.sitting_out)
         for seat in Seat:
             dealt = self.hands.get(seat)
             holding = _Holding(dealt, TRICKS_PER_HAND)

@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from kiosk.rules.cards import Seat
+from kiosk.rules.play import first_leader as rules_first_leader
 from kiosk.vision.calibration import Calibration, CalibrationError
 from kiosk.vision.events import ReaderWarning, VisionEvent
 from kiosk.vision.reader import ReaderConfig, TrickReader
@@ -46,17 +48,15 @@ def as_detector(detector: Any) -> Detector:
 
 
 def first_leader(dealer: str | None, sitting_out: str | None = None) -> str | None:
-    """Who leads the first trick: left of the dealer, skipping a lone maker's partner.
+    """Who leads the first trick, by the rules engine's rule; None when the dealer is unknown.
 
     >>> first_leader("N"), first_leader("N", sitting_out="E"), first_leader(None)
     ('E', 'S', None)
     """
     if dealer is None:
         return None
-    seat = SEATS[(SEATS.index(dealer) + 1) % 4]
-    if seat == sitting_out:
-        seat = SEATS[(SEATS.index(seat) + 1) % 4]
-    return seat
+    out = Seat.parse(sitting_out) if sitting_out else None
+    return str(rules_first_leader(Seat.parse(dealer), out))
 
 
 @dataclass(frozen=True)

@@ -20,17 +20,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import re
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.parse
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -39,99 +32,15 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from kiosk.director.process import HOST, DirectorProcess, free_port, http  # noqa: E402
 from kiosk.table.outbox import Outbox, urllib_transport  # noqa: E402
 
-HOST = "127.0.0.1"
 MAX_KIOSKS = 1000
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return int(s.getsockname()[1])
-
-
-def http(
-    method: str,
-    url: str,
-    body: bytes | None = None,
-    headers: dict[str, str] | None = None,
-    timeout: float = 30,
-) -> tuple[int, bytes]:
-    request = urllib.request.Request(url, data=body, headers=headers or {}, method=method)
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            return int(response.status), response.read()
-    except urllib.error.HTTPError as answer:
-        return int(answer.code), answer.read()
-
-
-class DirectorProcess:
-    """`python -m kiosk director` on 127.0.0.1, started and killed on demand."""
-
-    def __init__(self, data: Path, port: int) -> None:
-        self.data, self.port = data, port
-        self.url = f"http://{HOST}:{port}"
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.log = data / "director.log"
-
-    def start(self, deadline: float = 30) -> float:
-        began = time.monotonic()
-        env = os.environ | {"PYTHONPATH": str(ROOT)}
-        with open(self.log, "ab") as log:
-            self.proc = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "kiosk",
-                    "director",
-                    "--data",
-                    str(self.data),
-                    "--host",
-                    HOST,
-                    "--port",
-                    str(self.port),
-                    "--public-url",
-                    self.url,
-                ],
-                cwd=ROOT,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        while time.monotonic() - began < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the director exited: see {self.log}")
-            try:
-                if http("GET", self.url + "/api/v1/health", timeout=1)[0] == 200:
-                    return time.monotonic() - began
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("the director did not start in time")
-
-    def kill(self) -> None:
-        """SIGKILL: no clean shutdown, no chance to flush anything."""
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
 
 
 def set_up(director: DirectorProcess, kiosks: int) -> list[tuple[int, str]]:
     """One round, `kiosks` tables; returns (table, pairing code) for each."""
-    status, page = http("GET", director.url + "/setup")
-    match = re.search(rb'name="csrf" value="([^"]+)"', page)
-    assert status == 200 and match, "set-up page without a CSRF field"
     form = {
-        "csrf": match.group(1).decode(),
         "name": "Load test",
         "profile": "alberta55",
         "format": "round_robin",
@@ -139,12 +48,7 @@ def set_up(director: DirectorProcess, kiosks: int) -> list[tuple[int, str]]:
         "entrants": "\n".join(f"Team {i:04d} & Partner" for i in range(2 * kiosks)),
         "rounds": "1",
     }
-    status, _ = http(
-        "POST",
-        director.url + "/setup",
-        urllib.parse.urlencode(form).encode(),
-        {"Content-Type": "application/x-www-form-urlencoded"},
-    )
+    status = director.post_setup(form)
     assert status in (200, 303), f"set-up failed: HTTP {status}"  # urllib follows the 303
     tables = json.loads(http("GET", director.url + "/tables.json")[1])["tables"]
     return [(t["table_no"], t["code"]) for t in tables]
@@ -210,7 +114,8 @@ def run(
         raise ValueError(f"--kiosks must be 1 to {MAX_KIOSKS}")
     own = work is None
     work = Path(tempfile.mkdtemp(prefix="director-load-")) if work is None else work
-    director = DirectorProcess(work / "data", free_port())
+    port = free_port()
+    director = DirectorProcess(work / "data", port, "--public-url", f"http://{HOST}:{port}")
     (work / "data").mkdir(parents=True, exist_ok=True)
     report: dict[str, Any] = {"kiosks": kiosks, "kill": kill}
     boxes: list[Outbox] = []

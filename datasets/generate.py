@@ -76,13 +76,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=384)
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--no-real", action="store_true", help="train on synthetic scenes only")
+    parser.add_argument(
+        "--real-repeat", type=int, default=2, help="link each real training photo N times"
+    )
     args = parser.parse_args(argv)
     for name in ("train", "val", "test"):
         count = getattr(args, name)
         if count:
             print(name, write_split(name, count, args.size, args.workers), flush=True)
     if not args.no_real:
-        print("real train photos linked:", link_split("train", GENERATED / "real_train"))
+        print(
+            "real train photos linked:",
+            link_split("train", GENERATED / "real_train", args.real_repeat),
+        )
         link_split("test", GENERATED / "real_test")
     print("data:", write_yaml(with_real=not args.no_real))
     return 0

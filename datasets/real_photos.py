@@ -88,20 +88,28 @@ def split_list(name: str) -> list[str]:
     return [line for line in (SPLIT_DIR / f"{name}.txt").read_text().split("\n") if line]
 
 
-def link_split(name: str, out_dir: Path) -> int:
-    """Make ``out_dir/images`` (links to the photos) and ``out_dir/labels`` (our class ids)."""
+def link_split(name: str, out_dir: Path, repeat: int = 1) -> int:
+    """Make ``out_dir/images`` (links to the photos) and ``out_dir/labels`` (our class ids).
+
+    ``repeat`` > 1 links each photo that many times (``r1_IMG...``): ultralytics samples
+    every file once per epoch, so repeating is how the few real photos get more weight
+    against thousands of synthetic scenes.
+    """
     images, labels = out_dir / "images", out_dir / "labels"
     images.mkdir(parents=True, exist_ok=True)
     labels.mkdir(parents=True, exist_ok=True)
     files = split_list(name)
     for file in files:
-        link = images / file
-        if not link.is_symlink():
-            link.symlink_to(REAL_DIR / "images" / file)
         lines = [
             f"{CLASS_ID[card]} {cx:.6f} {cy:.6f} {w:.6f} {h:.6f}"
             for card, (cx, cy, w, h) in read_labels(Path(file).stem)
             if card is not None
         ]
-        (labels / f"{Path(file).stem}.txt").write_text("".join(x + "\n" for x in lines))
-    return len(files)
+        for copy in range(repeat):
+            prefix = f"r{copy}_" if copy else ""
+            link = images / f"{prefix}{file}"
+            if not link.is_symlink():
+                link.symlink_to(REAL_DIR / "images" / file)
+            text = "".join(x + "\n" for x in lines)
+            (labels / f"{prefix}{Path(file).stem}.txt").write_text(text)
+    return len(files) * repeat

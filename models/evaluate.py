@@ -2,6 +2,7 @@
 
     python models/evaluate.py                        # models/cards.onnx, both sets
     python models/evaluate.py --model M.onnx --real-split test --out models/metrics.json
+    python models/evaluate.py --classifier none      # the detector alone, no second stage
 
 Reported per set: mAP50 and mAP50-95 (COCO-style, 101-point, over the classes present,
 detections down to confidence 0.001), and at the kiosk's operating confidence: recall per
@@ -32,7 +33,7 @@ sys.path.insert(0, str(REPO))
 from datasets.real_photos import REAL_DIR, read_labels, split_list  # noqa: E402
 from kiosk.vision.detector import CLASSES, Detector, is_euchre_or_five  # noqa: E402
 
-SYNTH_TEST = REPO / "datasets" / "generated" / "scenes" / "test"
+SCENES = REPO / "datasets" / "generated" / "scenes"
 
 # (card or None = ignore region, box x1 y1 x2 y2 pixels)
 Truth = list[tuple[str | None, tuple[float, float, float, float]]]
@@ -46,11 +47,12 @@ def yolo_to_boxes(rows: list[tuple[str | None, tuple[float, ...]]], w: int, h: i
     return out
 
 
-def synthetic_items(limit: int | None) -> list[tuple[Path, Truth]]:
+def synthetic_items(limit: int | None, split: str = "test") -> list[tuple[Path, Truth]]:
     items = []
-    for image in sorted((SYNTH_TEST / "images").glob("*.jpg"))[:limit]:
+    folder = SCENES / split
+    for image in sorted((folder / "images").glob("*.jpg"))[:limit]:
         rows = []
-        for line in (SYNTH_TEST / "labels" / f"{image.stem}.txt").read_text().split("\n"):
+        for line in (folder / "labels" / f"{image.stem}.txt").read_text().split("\n"):
             if line.strip():
                 cls, *box = line.split()
                 rows.append((CLASSES[int(cls)], tuple(float(v) for v in box)))
@@ -200,15 +202,36 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", type=Path, default=REPO / "models" / "cards.onnx")
     parser.add_argument("--confidence", type=float, default=0.4, help="operating confidence")
     parser.add_argument("--real-split", default="test", choices=("test", "train", "all"))
+    parser.add_argument(
+        "--synthetic-split", default="test", choices=("test", "val"),
+        help="val: the scenes for choosing settings (the test scenes only measure)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--proposal-confidence", type=float, default=0.05,
+        help="the detector's threshold for proposing boxes to the classifier",
+    )  # fmt: skip
     parser.add_argument("--limit", type=int, help="at most this many images per set")
     parser.add_argument("--sets", default="synthetic,real")
     parser.add_argument("--out", type=Path, help="write the report as JSON")
+    parser.add_argument(
+        "--classifier", default="auto",
+        help="index classifier ONNX (second stage); 'none' for the detector alone",
+    )  # fmt: skip
     args = parser.parse_args(argv)
-    detector = Detector(args.model)
-    report = {"model": str(args.model), "input_hw": list(detector.input_hw)}
+    namer = None if args.classifier == "none" else args.classifier
+    detector = Detector(
+        args.model, index_classifier=namer, proposal_confidence=args.proposal_confidence
+    )
+    report = {
+        "model": str(args.model),
+        "index_classifier": str(detector.namer.path) if detector.namer else None,
+        "input_hw": list(detector.input_hw),
+    }
     sets = args.sets.split(",")
     if "synthetic" in sets:
-        report["synthetic_test"] = evaluate(detector, synthetic_items(args.limit), args.confidence)
+        report[f"synthetic_{args.synthetic_split}"] = evaluate(
+            detector, synthetic_items(args.limit, args.synthetic_split), args.confidence
+        )
     if "real" in sets:
         report[f"real_{args.real_split}"] = evaluate(
             detector, real_items(args.real_split, args.limit), args.confidence

@@ -103,6 +103,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hours", type=float, default=1.8)
     parser.add_argument("--imgsz", type=int, default=320)
     parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument(
+        "--lr0", type=float, default=0.0005, help="starting learning rate of a fine-tune"
+    )
     parser.add_argument("--model", default="yolov8n.yaml", help="model YAML (never a .pt)")
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--smoke", type=Path, help="data YAML: one epoch at imgsz 64, no cache")
@@ -143,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         # a finished run: fine-tune from its weights, in a new run folder
         settings.update(
-            name=f"{RUN_NAME}-ft{len(runs)}", lr0=0.0005, warmup_epochs=0.3, pretrained=str(start)
+            name=f"{RUN_NAME}-ft{len(runs)}", lr0=args.lr0, warmup_epochs=0.3, pretrained=str(start)
         )
         YOLO(str(start)).train(data=str(args.data), **settings)
         return 0

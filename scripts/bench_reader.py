@@ -60,14 +60,18 @@ def render(job: dict[str, Any]) -> dict[str, Any]:
     """Render one hand (cached): returns the job with the video and truth paths.
 
     With ``streams`` only the scene's boxes are made (no pictures, no video)."""
-    out = Path(job["dir"]) / f"hand-{job['seed']:04d}-{job['view']}.mp4"
+    scale = job.get("scale", 1.0)
+    size = tuple(round(v * scale) for v in hv.VIEW_SIZES[job["view"]])
+    tag = "" if scale == 1.0 else f"-{size[0]}x{size[1]}"
+    out = Path(job["dir"]) / f"hand-{job['seed']:04d}-{job['view']}{tag}.mp4"
     truth_file = hv.truth_path(out)
     pixels = not job.get("streams")
     if not (truth_file.exists() and (out.exists() or not pixels)):
         rng = np.random.default_rng(job["seed"])
         record = hv.random_hand(rng, renege_rate=0.03)
         truth = hv.render_hand(record, out if pixels else None, seed=job["seed"],
-                               view=job["view"], fps=job["fps"], mat=job["mat"], pixels=pixels)
+                               view=job["view"], fps=job["fps"], mat=job["mat"], pixels=pixels,
+                               size=size)
         if not pixels:
             truth_file.write_text(json.dumps(truth, separators=(",", ":")), encoding="utf-8")
     return {**job, "video": str(out), "truth": str(truth_file)}
@@ -192,6 +196,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model-hands", type=int, default=None,
                         help="read only this many hands with the model (it is slow)")
     parser.add_argument("--model", default=None, help="ONNX model (default: models/cards.onnx)")
+    parser.add_argument("--scale", type=float, default=1.0,
+                        help="render the videos this many times larger (overhead 480x480 and "
+                             "tablet 640x360 at 1): a real camera's 720p or 1080p")
     parser.add_argument("--streams", action="store_true",
                         help="oracle only: skip the pictures, feed the scene's boxes (fast; "
                              "no video decoding, no mat calibration)")
@@ -201,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.streams and args.detector != "oracle":
         parser.error("--streams works with --detector oracle only")
     jobs = [plan(i, args.seed) | {"dir": str(out), "fps": args.fps, "model": args.model,
-                                  "streams": args.streams}
+                                  "streams": args.streams, "scale": args.scale}
             for i in range(args.hands)]
     started = time.time()
     with ProcessPoolExecutor(max_workers=args.workers) as pool:

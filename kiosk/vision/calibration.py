@@ -184,6 +184,27 @@ class Calibration:
         """Each seat's zone as a pixel polygon, for the calibration screen to draw."""
         return {seat: self.to_image(self.zones.polygon(seat)) for seat in ("N", "E", "S", "W")}
 
+    def play_area_box(self, margin: float = 0.08) -> tuple[int, int, int, int]:
+        """The pixel rectangle (x1, y1, x2, y2) around the seat zones plus ``margin`` table
+        units (a card lying across a zone's edge): the only part of the picture where
+        played cards count, so the detector need not look elsewhere."""
+        reach = self.zones.outer + margin
+        lo, hi = 0.5 - reach, 0.5 + reach
+        corners = self.to_image([(lo, lo), (hi, lo), (hi, hi), (lo, hi)])
+        w, h = self.image_size
+        x1, y1 = np.floor(corners.min(axis=0)).astype(int)
+        x2, y2 = np.ceil(corners.max(axis=0)).astype(int)
+        return max(0, int(x1)), max(0, int(y1)), min(w, int(x2)), min(h, int(y2))
+
+    def index_pixels(self) -> float:
+        """How long a card's printed index (about 2 cm, 0.027 table units) looks at the
+        middle of the play area, in pixels: tells the detector how finely to look."""
+        centre = self.to_image([(0.5, 0.5 - 0.0135), (0.5, 0.5 + 0.0135)])
+        across = self.to_image([(0.5 - 0.0135, 0.5), (0.5 + 0.0135, 0.5)])
+        return float(
+            min(np.linalg.norm(centre[1] - centre[0]), np.linalg.norm(across[1] - across[0]))
+        )
+
     def seat_at_pixel(self, x: float, y: float) -> str | None:
         return self.zones.seat_at(self.to_table([(x, y)])[0])
 

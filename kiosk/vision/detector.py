@@ -1,15 +1,22 @@
-"""The card detector at run time: an exported YOLOv8 ONNX model, no torch.
+"""The card detector at run time: an exported YOLOv8 ONNX model and a crop classifier, no torch.
 
 ``Detector(path).detect(image_bgr)`` returns a list of :class:`Detection` (card name in the
 project notation, confidence, box in the input image's pixels). Boxes cover a printed
 corner index (rank + suit), so one card may give two detections (its two corners); a
 face-down card (``back``) is boxed whole. See models/README.md.
 
+Two stages, chosen by measurement (models/README.md): the YOLO model finds index boxes
+much better than it names them, so it only *proposes* boxes (at a low score), and the
+index classifier (:mod:`kiosk.vision.index_classifier`) names each box from the
+full-resolution pixels, or rejects it. Without the classifier file (or with
+``index_classifier=None``) the YOLO model's own class is used.
+
 The model runs on ONNX Runtime when it is installed (measured 3-4x faster than OpenCV's DNN
 module on this machine's CPU), else on ``cv2.dnn``. Pre- and post-processing are the
 model's own: letterbox to the model's fixed input (grey padding, aspect kept), decode the
 ``(1, 4 + classes, anchors)`` output, then class-agnostic non-maximum suppression, because
-two names for one printed index are one mistake, not two cards.
+two names for one printed index are one mistake, not two cards. A large picture of the
+play area can be cut into overlapping tiles (``min_scale``) so small indices keep pixels.
 
 >>> box = letterbox_geometry((720, 1280), (384, 640))
 >>> box.scale, box.pad_x, box.pad_y
@@ -21,11 +28,13 @@ from __future__ import annotations
 import ast
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
 import numpy as np
+
+from kiosk.vision.index_classifier import DEFAULT_CLASSIFIER, NONE, IndexClassifier
 
 #: the exported model committed with the repository
 DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "cards.onnx"
@@ -112,6 +121,8 @@ class Detector:
         iou: float = 0.5,
         backend: str = "auto",
         threads: int | None = None,
+        index_classifier: str | os.PathLike[str] | None = "auto",
+        proposal_confidence: float = 0.05,
     ) -> None:
         path = Path(model_path or os.environ.get("KIOSK_DETECTOR_MODEL") or DEFAULT_MODEL)
         if not path.is_file():
@@ -140,6 +151,8 @@ class Detector:
             raise
         except Exception as problem:  # a corrupt file: the runtimes raise many kinds
             raise ModelError(f"cannot load model {path}: {str(problem).splitlines()[0]}") from None
+        self.proposal_confidence = proposal_confidence
+        self.namer = _load_index_classifier(index_classifier, threads)
 
     def _load_onnxruntime(self, threads: int | None) -> None:
         import onnxruntime as ort
@@ -173,11 +186,15 @@ class Detector:
         image_bgr: np.ndarray,
         roi: Sequence[int] | None = None,
         confidence: float | None = None,
+        min_scale: float | None = None,
     ) -> list[Detection]:
         """Cards in a BGR image, best first; ``roi`` (x1, y1, x2, y2) limits the search.
 
         With ``roi`` (the play area, say), only that crop goes through the network, so
-        the cards are seen larger; boxes are still in the full image's pixels.
+        the cards are seen larger; boxes are still in the full image's pixels. With
+        ``min_scale``, a crop that would be shrunk more than that to fit the network is
+        cut into overlapping tiles instead (each one more network pass), so small
+        indices in a large picture keep enough pixels.
         """
         if image_bgr is None or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
             raise ValueError("detect() needs an HxWx3 BGR image")
@@ -186,13 +203,92 @@ class Detector:
             x1, y1, x2, y2 = (int(v) for v in roi)
             image_bgr = image_bgr[y1:y2, x1:x2]
             ox, oy = x1, y1
-        fitted, geometry = letterbox(image_bgr, self.input_hw)
-        blob = cv2.dnn.blobFromImage(fitted, 1 / 255.0, swapRB=True)
-        rows = self.raw(blob)
         threshold = self.confidence if confidence is None else confidence
-        return decode(
-            rows, self.classes, geometry, threshold, self.iou, image_bgr.shape[:2], (ox, oy)
-        )
+        # two stages: the detector proposes index boxes generously, the classifier names
+        # each from the full-resolution pixels (or rejects it as no index at all)
+        first = threshold if self.namer is None else self.proposal_confidence
+        found: list[Detection] = []
+        tiles = tile_grid(image_bgr.shape[:2], self.input_hw, min_scale)
+        for tx1, ty1, tx2, ty2 in tiles:
+            tile = image_bgr[ty1:ty2, tx1:tx2]
+            fitted, geometry = letterbox(tile, self.input_hw)
+            blob = cv2.dnn.blobFromImage(fitted, 1 / 255.0, swapRB=True)
+            rows = self.raw(blob)
+            found += decode(
+                rows, self.classes, geometry, first, self.iou, tile.shape[:2], (tx1, ty1)
+            )
+        if len(tiles) > 1:
+            found = suppress(found, self.iou)
+        if self.namer is not None:
+            found = name_proposals(self.namer, image_bgr, found, threshold)
+        if ox or oy:
+            found = [replace(d, box=_shift(d.box, ox, oy)) for d in found]
+        return found
+
+
+def tile_grid(
+    image_hw: tuple[int, int],
+    input_hw: tuple[int, int],
+    min_scale: float | None,
+    overlap: float = 0.12,
+    max_tiles: int = 6,
+) -> list[tuple[int, int, int, int]]:
+    """Tiles (x1, y1, x2, y2) covering the image, as few as keep the fitting scale at
+    ``min_scale`` or more (at most ``max_tiles``); neighbours overlap by ``overlap`` of a
+    tile so an index cut by one tile's edge is whole in the next.
+
+    >>> tile_grid((720, 1280), (384, 640), None)
+    [(0, 0, 1280, 720)]
+    >>> len(tile_grid((720, 1280), (384, 640), 0.9))
+    4
+    """
+    h, w = image_hw
+    ih, iw = input_hw
+    whole = [(0, 0, w, h)]
+    if min_scale is None or min(ih / h, iw / w) >= min_scale:
+        return whole
+    best: tuple[float, int, int] | None = None
+    for count in range(2, max_tiles + 1):
+        for rows in range(1, count + 1):
+            if count % rows:
+                continue
+            cols = count // rows
+            th, tw = _tile_side(h, rows, overlap), _tile_side(w, cols, overlap)
+            scale = min(ih / th, iw / tw)
+            if best is None or scale > best[0] + 1e-9:
+                best = (scale, rows, cols)
+        if best is not None and best[0] >= min_scale:
+            break
+    assert best is not None
+    _, rows, cols = best
+    th, tw = _tile_side(h, rows, overlap), _tile_side(w, cols, overlap)
+    ys = [round(i * (h - th) / max(rows - 1, 1)) for i in range(rows)]
+    xs = [round(i * (w - tw) / max(cols - 1, 1)) for i in range(cols)]
+    return [(x, y, min(w, x + tw), min(h, y + th)) for y in ys for x in xs]
+
+
+def _tile_side(length: int, parts: int, overlap: float) -> int:
+    """Side of one of ``parts`` tiles over ``length`` pixels, neighbours sharing ``overlap``."""
+    if parts == 1:
+        return length
+    return int(np.ceil(length / (parts - (parts - 1) * overlap)))
+
+
+def suppress(found: list[Detection], iou: float) -> list[Detection]:
+    """Class-agnostic non-maximum suppression of detections from overlapping tiles."""
+    if not found:
+        return found
+    boxes = [[x1, y1, x2 - x1, y2 - y1] for x1, y1, x2, y2 in (d.box for d in found)]
+    scores = [d.confidence for d in found]
+    kept = np.asarray(cv2.dnn.NMSBoxes(boxes, scores, 0.0, iou, top_k=300)).reshape(-1)
+    return sorted((found[int(i)] for i in kept), key=lambda d: -d.confidence)
+
+
+def _shift(
+    box: tuple[float, float, float, float], dx: float, dy: float
+) -> tuple[float, float, float, float]:
+    x1, y1, x2, y2 = box
+    return (x1 + dx, y1 + dy, x2 + dx, y2 + dy)
 
 
 def decode(
@@ -230,6 +326,51 @@ def decode(
         y2 = float(np.clip((y + bh - geometry.pad_y) / geometry.scale, 0, ih)) + offset[1]
         out.append(Detection(classes[int(best[i])], float(conf[i]), (x1, y1, x2, y2)))
     return out
+
+
+def name_proposals(
+    namer: IndexClassifier,
+    image_bgr: np.ndarray,
+    proposals: list[Detection],
+    threshold: float,
+    offset: tuple[int, int] = (0, 0),
+) -> list[Detection]:
+    """The proposals the classifier names with at least ``threshold``, best first."""
+    probabilities = namer.probabilities(image_bgr, [p.box for p in proposals])
+    out = []
+    for proposal, row in zip(proposals, probabilities, strict=True):
+        best = int(row.argmax())
+        card = namer.classes[best]
+        if card == NONE or row[best] < threshold:
+            continue
+        x1, y1, x2, y2 = proposal.box
+        box = (x1 + offset[0], y1 + offset[1], x2 + offset[0], y2 + offset[1])
+        out.append(Detection(card, float(row[best]), box))
+    return sorted(out, key=lambda d: -d.confidence)
+
+
+def _load_index_classifier(
+    choice: str | os.PathLike[str] | None, threads: int | None
+) -> IndexClassifier | None:
+    """The second stage: ``"auto"`` takes the committed one when it and ONNX Runtime exist."""
+    if choice is None:
+        return None
+    path = DEFAULT_CLASSIFIER if choice == "auto" else Path(choice)
+    if choice == "auto":
+        try:
+            import onnxruntime  # noqa: F401
+        except ImportError:
+            return None
+        if not path.is_file():
+            return None
+    elif not path.is_file():
+        raise ModelError(f"index classifier not found: {path}")
+    try:
+        return IndexClassifier(path, threads)
+    except Exception as problem:  # a corrupt file
+        raise ModelError(
+            f"cannot load index classifier {path}: {str(problem).splitlines()[0]}"
+        ) from None
 
 
 def _onnx_input_hw(path: Path) -> tuple[int, int]:

@@ -16,6 +16,7 @@ A detector is anything with ``detect(image) -> list`` of CONTRACTS detections
 
 from __future__ import annotations
 
+import inspect
 import json
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -36,6 +37,21 @@ Detector = Callable[[np.ndarray], Sequence[Any]]
 
 #: how often (seconds of video or camera time) the mat markers are looked for again
 RECHECK_EVERY = 10.0
+#: how many pixels a printed index should keep in the detector's input; a larger picture
+#: of the play area is cut into tiles rather than shrunk below this
+INDEX_PIXELS = 18.0
+
+
+def _takes_play_area(detector: Any) -> bool:
+    """True for a detector whose ``detect`` accepts ``roi`` and ``min_scale`` (ours)."""
+    method = getattr(detector, "detect", None)
+    if method is None:
+        return False
+    try:
+        parameters = inspect.signature(method).parameters
+    except (TypeError, ValueError):
+        return False
+    return "roi" in parameters and "min_scale" in parameters
 
 
 def as_detector(detector: Any) -> Detector:
@@ -82,6 +98,9 @@ class FramePipeline:
                  view: str = "overhead", play: Play | None = None,
                  config: ReaderConfig | None = None, use_mat: bool = True) -> None:
         self.detect = as_detector(detector)
+        self._detector = detector
+        self._play_area: tuple[int, int, int, int] | None = None
+        self._min_scale: float | None = None
         self.calibration = calibration
         self.view = view
         self.play = play or Play()
@@ -116,6 +135,10 @@ class FramePipeline:
         else:
             calibration = Calibration.default(self.view, (w, h))
         self.calibration = calibration
+        if _takes_play_area(self._detector):
+            # look only at the play area, finely enough to keep the indices readable
+            self._play_area = calibration.play_area_box()
+            self._min_scale = INDEX_PIXELS / max(calibration.index_pixels(), 1.0)
         self.reader = TrickReader(calibration, self.play.leader, trump=self.play.trump,
                                   sitting_out=self.play.sitting_out, config=self.config)
         self._next_check = t + RECHECK_EVERY
@@ -139,7 +162,12 @@ class FramePipeline:
                 events.append(ReaderWarning(kind="camera_moved", message=check.message,
                                             seat=None, t=t))
         start = time.perf_counter()
-        detections = self.detect(frame)
+        if self._play_area is not None:
+            detections = self._detector.detect(
+                frame, roi=self._play_area, min_scale=self._min_scale
+            )
+        else:
+            detections = self.detect(frame)
         middle = time.perf_counter()
         events += self.reader.feed(t, detections)
         self.detector_seconds += middle - start

@@ -97,3 +97,23 @@ def test_mat_writes_png_and_pdf(tmp_path) -> None:
     pdf = write_mat(tmp_path / "mat.pdf", size_cm=20, dpi=60).read_bytes()
     assert pdf.startswith(b"%PDF-1.4") and pdf.rstrip().endswith(b"%%EOF")
     assert b"/Subtype /Image" in pdf
+
+
+def test_play_area_box_holds_every_seat_zone_and_stays_in_the_picture() -> None:
+    for view, size in (("overhead", (960, 960)), ("tablet", (1280, 720))):
+        calibration = Calibration.default(view, size)
+        x1, y1, x2, y2 = calibration.play_area_box()
+        assert 0 <= x1 < x2 <= size[0] and 0 <= y1 < y2 <= size[1]
+        for outline in calibration.zone_outlines().values():
+            assert (outline[:, 0] >= x1 - 1).all() and (outline[:, 0] <= x2 + 1).all()
+            assert (outline[:, 1] >= y1 - 1).all() and (outline[:, 1] <= y2 + 1).all()
+    # a tablet sees the far side of the table small: the box is narrower than the picture
+    x1, _, x2, _ = Calibration.default("tablet", (1280, 720)).play_area_box()
+    assert x2 - x1 < 1280
+
+
+def test_index_pixels_grow_with_the_resolution() -> None:
+    small = Calibration.default("overhead", (480, 480)).index_pixels()
+    large = Calibration.default("overhead", (960, 960)).index_pixels()
+    assert large == pytest.approx(2 * small, rel=0.01)
+    assert 5 < small < 30

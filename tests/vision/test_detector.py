@@ -143,3 +143,53 @@ def test_names_every_card_in_fixture_scenes(name: str, expected: dict) -> None:
     names = {d.card for d in found}
     assert set(expected["must_find"]) <= names
     assert names <= set(expected["present"])
+
+
+@pytest.mark.parametrize(
+    ("image_hw", "min_scale"), [((720, 1280), 0.9), ((960, 960), 0.6), ((865, 865), 1.0)]
+)
+def test_tiles_cover_the_image_with_overlap_at_the_scale_asked(image_hw, min_scale) -> None:
+    from kiosk.vision.detector import tile_grid
+
+    h, w = image_hw
+    tiles = tile_grid(image_hw, (384, 640), min_scale)
+    assert 1 < len(tiles) <= 6
+    covered = np.zeros(image_hw, np.uint8)
+    for x1, y1, x2, y2 in tiles:
+        assert 0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h
+        covered[y1:y2, x1:x2] += 1
+        assert min(384 / (y2 - y1), 640 / (x2 - x1)) >= min_scale - 0.01
+    assert covered.min() >= 1  # nothing left out
+    assert covered.max() >= 2  # neighbours share a strip
+
+
+def test_no_tiles_when_the_picture_fits() -> None:
+    from kiosk.vision.detector import tile_grid
+
+    assert tile_grid((384, 640), (384, 640), 1.0) == [(0, 0, 640, 384)]
+    assert tile_grid((720, 1280), (384, 640), None) == [(0, 0, 1280, 720)]
+
+
+@pytest.mark.skipif(not MODEL.exists(), reason="no exported model")
+def test_tiles_keep_small_indices_readable_in_a_wide_picture() -> None:
+    """Three copies of a fixture table side by side (1152 px wide), cut into two
+    overlapping tiles at scale 1 (the network sees the indices as in the fixture): the
+    tiles are stitched back without losing a copy's cards, and every box is
+    in the whole picture's pixels, inside the region asked for."""
+    import cv2
+
+    expected = dict(_fixtures())["trick_felt.jpg"]
+    scene = cv2.imread(str(FIXTURES / "trick_felt.jpg"))
+    h, w = scene.shape[:2]
+    canvas = np.full((h + 40, 3 * w + 60, 3), 90, np.uint8)
+    for copy in range(3):
+        canvas[20 : 20 + h, 30 + copy * w : 30 + (copy + 1) * w] = scene
+    roi = (30, 20, 30 + 3 * w, 20 + h)
+    found = Detector(MODEL).detect(canvas, roi=roi, min_scale=1.0)
+    for copy in range(3):
+        left, right = 30 + copy * w, 30 + (copy + 1) * w
+        named = {d.card for d in found if left <= d.center[0] < right}
+        assert len(named & set(expected["must_find"])) >= 2, (copy, named)
+    for d in found:
+        x1, y1, x2, y2 = d.box
+        assert roi[0] <= x1 < x2 <= roi[2] and roi[1] <= y1 < y2 <= roi[3]

@@ -1,0 +1,202 @@
+"""Training patches for the index classifier (the detector's second stage).
+
+    python -m datasets.index_crops            # -> datasets/generated/index_crops.npz
+
+Every patch is cut by :func:`kiosk.vision.index_classifier.crop`, the run-time crop.
+Three kinds, from the training scenes and the real training photos only (never the
+held-out test images):
+
+- the labelled boxes, several times each with the box shifted and resized a little, as the
+  detector's boxes are never exact (real photos more often: they are few and they are
+  what the kiosk meets);
+- the boxes the current detector proposes at a low threshold: those on a labelled index
+  take its card (the exact geometry of run-time boxes), those on nothing are ``none``;
+- random boxes of index size away from every label: ``none``.
+
+Deterministic for a given detector model (seeded jitter).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from datasets.classes import CLASS_ID, CLASSES
+from datasets.real_photos import REAL_DIR, read_labels, split_list
+from kiosk.vision.index_classifier import NONE, crop
+
+GENERATED = Path(__file__).resolve().parent / "generated"
+OUT = GENERATED / "index_crops.npz"
+#: the classifier's classes: the detector's 53 and ``none``
+LABELS: tuple[str, ...] = (*CLASSES, NONE)
+NONE_ID = len(CLASSES)
+
+Box = tuple[float, float, float, float]
+#: (class id, YOLO box: centre x, centre y, width, height, all 0..1)
+Truth = list[tuple[int, Box]]
+#: patches (N, PATCH, PATCH, 3) BGR, class ids (N,), source number (N,)
+Patches = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def scene_truth(split: str, root: Path = GENERATED) -> Iterator[tuple[Path, Truth]]:
+    """(image, [(class id, normalised box)]) for each generated scene of a split."""
+    folder = root / "scenes" / split
+    for image in sorted((folder / "images").glob("*.jpg")):
+        truth = []
+        for line in (folder / "labels" / f"{image.stem}.txt").read_text().split("\n"):
+            if line.strip():
+                cls, cx, cy, bw, bh = line.split()
+                truth.append((int(cls), (float(cx), float(cy), float(bw), float(bh))))
+        yield image, truth
+
+
+def real_truth(split: str) -> Iterator[tuple[Path, Truth]]:
+    """(photo, [(class id, normalised box)]) for the real photos of a split; no jokers."""
+    for file in split_list(split):
+        labels = read_labels(Path(file).stem)
+        yield REAL_DIR / "images" / file, [(CLASS_ID[c], b) for c, b in labels if c is not None]
+
+
+def to_pixels(truth: Truth, width: int, height: int) -> list[tuple[int, Box]]:
+    """YOLO centre-size boxes (0..1) to corner boxes in pixels."""
+    return [
+        (
+            cls,
+            (
+                (cx - w / 2) * width,
+                (cy - h / 2) * height,
+                (cx + w / 2) * width,
+                (cy + h / 2) * height,
+            ),
+        )
+        for cls, (cx, cy, w, h) in truth
+    ]
+
+
+def jitter(box: Box, rng: np.random.Generator, amount: float = 0.12) -> Box:
+    """The box moved by up to ``amount`` of its size and resized by 0.85-1.2 per side."""
+    x1, y1, x2, y2 = box
+    w, h = x2 - x1, y2 - y1
+    cx = (x1 + x2) / 2 + rng.uniform(-amount, amount) * w
+    cy = (y1 + y2) / 2 + rng.uniform(-amount, amount) * h
+    w *= rng.uniform(0.85, 1.2)
+    h *= rng.uniform(0.85, 1.2)
+    return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+
+
+def iou(a: Box, boxes: list[Box]) -> np.ndarray:
+    """IoU of one box against many."""
+    if not boxes:
+        return np.zeros(0)
+    b = np.asarray(boxes, np.float64)
+    ix = np.clip(np.minimum(a[2], b[:, 2]) - np.maximum(a[0], b[:, 0]), 0, None)
+    iy = np.clip(np.minimum(a[3], b[:, 3]) - np.maximum(a[1], b[:, 1]), 0, None)
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1]) - inter
+    return np.asarray(inter / np.maximum(union, 1e-9))
+
+
+def patches_for(
+    image: np.ndarray,
+    truth: list[tuple[int, Box]],
+    rng: np.random.Generator,
+    copies: int,
+    proposals: list[Box],
+    randoms: int = 3,
+) -> Iterator[tuple[np.ndarray, int]]:
+    """All patches of one image: jittered labels, detector proposals, random negatives."""
+    boxes = [box for _, box in truth]
+    for cls, box in truth:
+        yield crop(image, box), cls
+        for _ in range(copies - 1):
+            yield crop(image, jitter(box, rng)), cls
+    for proposal in proposals:
+        overlaps = iou(proposal, boxes)
+        best = int(overlaps.argmax()) if len(overlaps) else -1
+        if best >= 0 and overlaps[best] >= 0.5:
+            yield crop(image, proposal), truth[best][0]
+        elif best < 0 or overlaps[best] < 0.2:
+            yield crop(image, proposal), NONE_ID
+    h, w = image.shape[:2]
+    faces = [box for cls, box in truth if CLASSES[cls] != "back"] or [(0, 0, 0.06 * w, 0.1 * h)]
+    for _ in range(randoms):
+        x1, y1, x2, y2 = faces[int(rng.integers(len(faces)))]
+        bw, bh = x2 - x1, y2 - y1
+        cx, cy = rng.uniform(bw, w - bw), rng.uniform(bh, h - bh)
+        box = (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2)
+        overlaps = iou(box, boxes)
+        if not len(overlaps) or overlaps.max() < 0.1:
+            yield crop(image, box), NONE_ID
+
+
+def build(
+    sources: list[tuple[str, Iterator[tuple[Path, Truth]], int]],
+    detector_model: Path | None,
+    seed: int = 0,
+) -> Patches:
+    """Patches, labels and source index (position in ``sources``) for all images."""
+    detector = None
+    if detector_model is not None and detector_model.exists():
+        from kiosk.vision.detector import Detector
+
+        detector = Detector(detector_model, confidence=0.05, index_classifier=None)
+    rng = np.random.default_rng(seed)
+    patches: list[np.ndarray] = []
+    labels: list[int] = []
+    origin: list[int] = []
+    for number, (name, items, copies) in enumerate(sources):
+        count = 0
+        for path, truth in items:
+            image = cv2.imread(str(path))
+            if image is None:
+                continue
+            boxes = to_pixels(truth, image.shape[1], image.shape[0])
+            proposals = [d.box for d in detector.detect(image)] if detector else []
+            for patch, cls in patches_for(image, boxes, rng, copies, proposals):
+                patches.append(patch)
+                labels.append(cls)
+                origin.append(number)
+                count += 1
+        print(f"{name}: {count} patches", flush=True)
+    return np.stack(patches), np.asarray(labels, np.int16), np.asarray(origin, np.int8)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--detector", type=Path, default=Path("models/cards.onnx"))
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--synthetic-copies", type=int, default=3)
+    parser.add_argument("--real-copies", type=int, default=12)
+    args = parser.parse_args(argv)
+    if not (GENERATED / "scenes" / "train" / "images").is_dir():
+        print("no scenes: run `python -m datasets.generate` first", file=sys.stderr)
+        return 2
+    train = build(
+        [
+            ("synthetic train", scene_truth("train"), args.synthetic_copies),
+            ("real train", real_truth("train"), args.real_copies),
+        ],
+        args.detector,
+    )
+    val = build([("synthetic val", scene_truth("val"), 1)], args.detector, seed=1)
+    save(args.out, train, val)
+    print(f"{args.out}: {len(train[1])} training and {len(val[1])} validation patches")
+    return 0
+
+
+def save(out: Path, train: Patches, val: Patches) -> None:
+    """One ``.npz``: ``x``/``y``/``source`` to train on, ``val_x``/``val_y``, ``labels``."""
+    np.savez_compressed(
+        out,
+        x=train[0], y=train[1], source=train[2], val_x=val[0], val_y=val[1],
+        labels=np.asarray(LABELS),
+    )  # fmt: skip
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,106 @@
+"""Second stage of the card detector: name the printed index inside each found box.
+
+Measured on the held-out real photos, the first YOLO model *found* the indices far better
+than it *named* them: at a low threshold its boxes covered 82 % of the labelled indices,
+but only 24 % carried the right card (models/README.md). Finding "a corner index" is one
+easy pattern; telling 52 faces apart from a 25-pixel patch is the hard part, and a small
+classifier trained on crops learns it in minutes on a CPU, where the detector's
+classification head needs many hours. So the detector proposes boxes and this network,
+trained on crops cut exactly as below, names them, or says ``none`` (not an index).
+
+:func:`crop` is the one definition of the crop: training (``datasets/index_crops.py``)
+and run time both call it, so the network sees at run time what it learnt from.
+
+>>> import numpy as np
+>>> patch = crop(np.zeros((100, 200, 3), np.uint8), (10, 10, 30, 40))
+>>> patch.shape
+(32, 32, 3)
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+#: the exported classifier committed with the repository
+DEFAULT_CLASSIFIER = Path(__file__).resolve().parents[2] / "models" / "index_classifier.onnx"
+
+#: side of the square patch the classifier reads, in pixels
+PATCH = 32
+#: the patch covers the box's longer side times this (some context around the index)
+MARGIN = 1.3
+#: the classifier's extra class: the box holds no index
+NONE = "none"
+
+
+def crop(image: np.ndarray, box: Sequence[float], size: int = PATCH) -> np.ndarray:
+    """A ``size`` x ``size`` patch centred on ``box`` (x1, y1, x2, y2), square, with margin.
+
+    Square so that a turned index keeps its shape; edges beyond the image repeat the
+    border pixels rather than inventing black.
+    """
+    x1, y1, x2, y2 = (float(v) for v in box)
+    side = max(x2 - x1, y2 - y1, 4.0) * MARGIN
+    scale = size / side
+    # boxes are in edge coordinates (pixel i spans i..i+1), warpAffine in pixel centres:
+    # the box centre goes to the patch's middle, the same way whatever the quarter turn
+    cx, cy = (x1 + x2) / 2 - 0.5, (y1 + y2) / 2 - 0.5
+    middle = (size - 1) / 2
+    matrix = np.array(
+        [[scale, 0.0, middle - cx * scale], [0.0, scale, middle - cy * scale]], np.float32
+    )
+    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    return cv2.warpAffine(
+        image, matrix, (size, size), flags=interpolation, borderMode=cv2.BORDER_REPLICATE
+    )
+
+
+def to_blob(patches: Sequence[np.ndarray]) -> np.ndarray:
+    """BGR uint8 patches to the network's (N, 3, PATCH, PATCH) RGB float input in 0..1."""
+    stack = np.stack(patches)[..., ::-1].astype(np.float32) / 255.0
+    return np.ascontiguousarray(stack.transpose(0, 3, 1, 2))
+
+
+class IndexClassifier:
+    """Names the card index in boxes of a BGR image (ONNX Runtime, no torch)."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        threads: int | None = None,
+        turns: int = 4,
+    ):
+        import onnxruntime as ort
+
+        #: read each patch this many times, a quarter turn apart, and average: a card
+        #: lies at any angle, and the network was trained on all four turns
+        self.turns = turns
+        self.path = Path(path or DEFAULT_CLASSIFIER)
+        options = ort.SessionOptions()
+        if threads:
+            options.intra_op_num_threads = threads
+        self._session = ort.InferenceSession(
+            str(self.path), options, providers=["CPUExecutionProvider"]
+        )
+        self._input = self._session.get_inputs()[0].name
+        names = self._session.get_modelmeta().custom_metadata_map.get("names")
+        if not names:
+            raise ValueError(f"{self.path}: no class names in the model metadata")
+        self.classes: tuple[str, ...] = tuple(ast.literal_eval(names))
+
+    def probabilities(self, image: np.ndarray, boxes: Sequence[Sequence[float]]) -> np.ndarray:
+        """Class probabilities, one row per box (softmax over ``self.classes``)."""
+        if not boxes:
+            return np.zeros((0, len(self.classes)), np.float32)
+        patches = [crop(image, box) for box in boxes]
+        turned = [np.rot90(patch, k) for k in range(self.turns) for patch in patches]
+        logits = np.asarray(self._session.run(None, {self._input: to_blob(turned)})[0], np.float32)
+        logits -= logits.max(axis=1, keepdims=True)
+        exp = np.exp(logits)
+        each = exp / exp.sum(axis=1, keepdims=True)
+        return np.asarray(each.reshape(self.turns, len(boxes), -1).mean(axis=0))

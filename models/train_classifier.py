@@ -1,0 +1,233 @@
+"""Train the index classifier (the detector's second stage) and export it to ONNX.
+
+    python -m datasets.index_crops                        # the patches, ~3 min
+    python models/train_classifier.py --minutes 12        # -> models/index_classifier.onnx
+
+A small convolutional network reads a 32 x 32 patch around a proposed box and names the
+card index in it (52 faces, ``back``) or says ``none``. Small on purpose: a few million
+multiply-adds per patch, so a frame's dozen proposals cost about a millisecond, and it
+trains in minutes on two CPU cores. Augmentation on the fly: quarter turns (cards lie at
+every angle; a quarter-turned square patch is still a true patch), brightness, contrast,
+colour loss and noise. The schedule is time-boxed (one-cycle cosine over the minutes given).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from kiosk.vision.index_classifier import PATCH  # noqa: E402
+
+CROPS = REPO / "datasets" / "generated" / "index_crops.npz"
+OUT = REPO / "models" / "index_classifier.onnx"
+#: weights to continue from (committed; ~1 MB)
+CHECKPOINT = REPO / "models" / "checkpoint" / "index_classifier.pt"
+
+
+def build_network(classes: int):  # -> torch.nn.Module (torch imported lazily)
+    """Conv blocks 32-64-128-192 over a 32 x 32 patch, global average, one linear layer."""
+    from torch import nn
+
+    def block(cin: int, cout: int) -> list[nn.Module]:
+        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
+
+    return nn.Sequential(
+        *block(3, 32), nn.MaxPool2d(2),  # 16
+        *block(32, 64), *block(64, 64), nn.MaxPool2d(2),  # 8
+        *block(64, 128), *block(128, 128), nn.MaxPool2d(2),  # 4
+        *block(128, 192),
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(192, classes),
+    )  # fmt: skip
+
+
+def augment(batch, generator):  # torch tensors (N, 3, H, W) in 0..1
+    """Random quarter turns, brightness/contrast, grey, noise; per patch."""
+    import torch
+
+    n = batch.shape[0]
+    turns = torch.randint(0, 4, (n,), generator=generator)
+    out = batch.clone()
+    for k in (1, 2, 3):
+        chosen = turns == k
+        if chosen.any():
+            out[chosen] = torch.rot90(batch[chosen], k, dims=(2, 3))
+    contrast = torch.empty(n, 1, 1, 1).uniform_(0.6, 1.4, generator=generator)
+    brightness = torch.empty(n, 1, 1, 1).uniform_(-0.25, 0.25, generator=generator)
+    mean = out.mean(dim=(1, 2, 3), keepdim=True)
+    out = (out - mean) * contrast + mean + brightness
+    grey = torch.rand(n, generator=generator) < 0.15
+    out[grey] = out[grey].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
+    noise = torch.rand(n, 1, 1, 1, generator=generator) * 0.06
+    out = out + torch.randn(out.shape, generator=generator) * noise
+    return out.clamp(0, 1)
+
+
+def to_tensor(patches: np.ndarray):
+    """BGR uint8 (N, H, W, 3) to RGB float (N, 3, H, W), as ``index_classifier.to_blob``."""
+    import torch
+
+    return torch.from_numpy(np.ascontiguousarray(patches[..., ::-1].transpose(0, 3, 1, 2)))
+
+
+def accuracy(model, x: np.ndarray, y: np.ndarray) -> float:
+    import torch
+
+    model.eval()
+    correct = 0
+    with torch.no_grad():
+        for start in range(0, len(y), 1024):
+            batch = to_tensor(x[start : start + 1024]).float() / 255
+            correct += int((model(batch).argmax(1).numpy() == y[start : start + 1024]).sum())
+    model.train()
+    return correct / max(len(y), 1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--crops", type=Path, default=CROPS)
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--minutes", type=float, default=12.0)
+    parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--lr", type=float, default=0.003)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument(
+        "--init", type=Path, help="continue from these weights (.pt state, or an exported .onnx)"
+    )
+    parser.add_argument("--checkpoint", type=Path, default=CHECKPOINT, help="save weights here")
+    args = parser.parse_args(argv)
+    if not args.crops.exists():
+        print(f"no patches at {args.crops}: run `python -m datasets.index_crops`", file=sys.stderr)
+        return 2
+    import torch
+
+    torch.manual_seed(0)
+    torch.set_num_threads(args.threads)
+    data = np.load(args.crops)
+    x, y = data["x"], data["y"].astype(np.int64)
+    labels = [str(v) for v in data["labels"]]
+    assert x.shape[1:] == (PATCH, PATCH, 3), f"patches are {x.shape[1:]}, expected {PATCH}"
+    model = build_network(len(labels))
+    if args.init is not None:
+        warm_start(model, args.init, x)
+        print(f"continuing from {args.init}")
+    optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    generator = torch.Generator().manual_seed(0)
+    rng = np.random.default_rng(0)
+    budget = args.minutes * 60
+    start = time.monotonic()
+    epoch = seen = 0
+    print(f"{len(y)} training patches, {len(data['val_y'])} validation, {len(labels)} classes")
+    while time.monotonic() - start < budget:
+        epoch += 1
+        order = rng.permutation(len(y))
+        total = 0.0
+        for first in range(0, len(order), args.batch):
+            progress = min((time.monotonic() - start) / budget, 1.0)
+            for group in optimizer.param_groups:  # one-cycle: short warm-up, cosine down
+                warm = min(progress / 0.03, 1.0)
+                group["lr"] = args.lr * warm * 0.5 * (1 + math.cos(math.pi * progress))
+            chosen = order[first : first + args.batch]
+            batch = augment(to_tensor(x[chosen]).float() / 255, generator)
+            loss = loss_fn(model(batch), torch.from_numpy(y[chosen]))
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            total += float(loss.detach()) * len(chosen)
+            seen += len(chosen)
+            if progress >= 1.0:
+                break
+        val = accuracy(model, data["val_x"], data["val_y"].astype(np.int64))
+        elapsed = time.monotonic() - start
+        print(
+            f"epoch {epoch}: loss {total / len(order):.4f}, synthetic val accuracy {val:.4f}, "
+            f"{elapsed / 60:.1f} min, {seen / elapsed:.0f} patches/s",
+            flush=True,
+        )
+    args.checkpoint.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(model.state_dict(), args.checkpoint)
+    export(model, labels, args.out)
+    print(
+        f"exported {args.out} ({args.out.stat().st_size / 1e6:.2f} MB), weights {args.checkpoint}"
+    )
+    return 0
+
+
+def warm_start(model, path: Path, patches: np.ndarray) -> None:
+    """Load weights from a saved state, or from an exported ONNX model.
+
+    The export folds each batch norm into its convolution (weight and bias). To train on
+    from it, the fused convolution is loaded and each batch norm is set to reproduce the
+    fused bias on real data: its scale and shift become the standard deviation and mean
+    (plus bias) that the convolution's output has over a sample of patches, so the network
+    computes the same function in training mode as the export did.
+    """
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    if path.suffix == ".pt":
+        model.load_state_dict(torch.load(path, map_location="cpu"))
+        return
+    graph = onnx.load(str(path)).graph
+    weights = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    gemm = next(n for n in graph.node if n.op_type == "Gemm")
+    layers = list(model)
+    conv_layers = [m for m in layers if isinstance(m, torch.nn.Conv2d)]
+    norms = [m for m in layers if isinstance(m, torch.nn.BatchNorm2d)]
+    assert len(convs) == len(conv_layers) == len(norms), "not this network's export"
+    biases = []
+    for node, conv in zip(convs, conv_layers, strict=True):
+        conv.weight.data = torch.from_numpy(weights[node.input[1]].copy())
+        biases.append(torch.from_numpy(weights[node.input[2]].copy()))
+    linear = layers[-1]
+    linear.weight.data = torch.from_numpy(weights[gemm.input[1]].copy())
+    linear.bias.data = torch.from_numpy(weights[gemm.input[2]].copy())
+    sample = np.random.default_rng(0).choice(len(patches), min(4096, len(patches)), replace=False)
+    with torch.no_grad():
+        hidden = to_tensor(patches[np.sort(sample)]).float() / 255
+        norm_index = 0
+        for layer in layers:
+            if isinstance(layer, torch.nn.BatchNorm2d):
+                mean = hidden.mean(dim=(0, 2, 3))
+                std = hidden.var(dim=(0, 2, 3)).add(layer.eps).sqrt()
+                layer.weight.data = std.clone()
+                layer.bias.data = mean + biases[norm_index]
+                layer.running_mean.data = mean.clone()
+                layer.running_var.data = std.pow(2) - layer.eps
+                norm_index += 1
+            hidden = layer(hidden) if not isinstance(layer, torch.nn.Dropout) else hidden
+            if isinstance(layer, torch.nn.Flatten):
+                break
+
+
+def export(model, labels: list[str], out: Path) -> None:
+    """ONNX with a dynamic batch and the class names in the metadata (``names``)."""
+    import onnx
+    import torch
+
+    model.eval()
+    dummy = torch.zeros(1, 3, PATCH, PATCH)
+    torch.onnx.export(
+        model, (dummy,), str(out), input_names=["patches"], output_names=["logits"],
+        dynamic_axes={"patches": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False,
+    )  # fmt: skip
+    proto = onnx.load(str(out))
+    entry = proto.metadata_props.add()
+    entry.key, entry.value = "names", repr(labels)
+    entry = proto.metadata_props.add()
+    entry.key, entry.value = "patch", str(PATCH)
+    onnx.save(proto, str(out))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,49 @@
+"""The frame pipeline shows the detector only the play area, finely enough to read it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from kiosk.vision.calibration import Calibration
+from kiosk.vision.pipeline import INDEX_PIXELS, FramePipeline
+
+
+class _AreaDetector:
+    """Records how it is called, like the real detector's ``detect`` signature."""
+
+    def __init__(self) -> None:
+        self.calls: list[dict[str, Any]] = []
+
+    def detect(
+        self, image: np.ndarray, roi: Any = None, confidence: Any = None, min_scale: Any = None
+    ) -> list[Any]:
+        self.calls.append({"shape": image.shape, "roi": roi, "min_scale": min_scale})
+        return []
+
+
+def test_detector_gets_the_play_area_and_the_scale_for_readable_indices() -> None:
+    detector = _AreaDetector()
+    pipeline = FramePipeline(detector, view="tablet", use_mat=False)
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    pipeline(frame, 0.0)
+    pipeline(frame, 0.1)
+    calibration = Calibration.default("tablet", (1280, 720))
+    assert len(detector.calls) == 2
+    call = detector.calls[-1]
+    assert call["shape"] == (720, 1280, 3)  # the whole frame; the crop is the detector's
+    assert call["roi"] == calibration.play_area_box()
+    assert call["min_scale"] == pytest.approx(INDEX_PIXELS / calibration.index_pixels())
+
+
+def test_a_plain_callable_detector_still_gets_the_whole_frame() -> None:
+    seen: list[tuple[int, ...]] = []
+
+    def detect(image: np.ndarray) -> list[Any]:
+        seen.append(image.shape)
+        return []
+
+    FramePipeline(detect, view="overhead", use_mat=False)(np.zeros((480, 480, 3), np.uint8), 0.0)
+    assert seen == [(480, 480, 3)]

@@ -1,0 +1,206 @@
+"""The detector's second stage: the crop, the patches it learns from, naming proposals,
+and a tiny training run from scenes to an ONNX classifier the detector loads."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from datasets.index_crops import LABELS, NONE_ID, iou, jitter, patches_for
+from kiosk.vision.detector import Detection, ModelError, name_proposals
+from kiosk.vision.index_classifier import MARGIN, NONE, PATCH, crop, to_blob
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_crop_is_centred_square_with_margin() -> None:
+    image = np.zeros((200, 300, 3), np.uint8)
+    image[50:90, 100:120] = (0, 0, 255)  # a red 20 x 40 "index"
+    patch = crop(image, (100, 50, 120, 90))
+    assert patch.shape == (PATCH, PATCH, 3)
+    red = patch[..., 2] > 128
+    ys, xs = np.nonzero(red)
+    # the longer side (40 px) fills PATCH / MARGIN of the patch, centred
+    assert ys.max() - ys.min() + 1 == pytest.approx(PATCH / MARGIN, abs=1.5)
+    assert xs.max() - xs.min() + 1 == pytest.approx(PATCH / MARGIN / 2, abs=1.5)
+    assert (ys.min() + ys.max()) / 2 == pytest.approx((PATCH - 1) / 2, abs=1)
+    assert (xs.min() + xs.max()) / 2 == pytest.approx((PATCH - 1) / 2, abs=1)
+
+
+def test_crop_beyond_the_edge_repeats_the_border() -> None:
+    image = np.full((50, 50, 3), 77, np.uint8)
+    patch = crop(image, (-10, -10, 10, 10))
+    assert (patch == 77).all()
+
+
+def test_blob_is_rgb_planes_in_unit_range() -> None:
+    bgr = np.zeros((PATCH, PATCH, 3), np.uint8)
+    bgr[..., 0] = 255  # blue
+    blob = to_blob([bgr, bgr])
+    assert blob.shape == (2, 3, PATCH, PATCH) and blob.dtype == np.float32
+    assert blob[:, 2].min() == 1.0 and blob[:, 0].max() == 0.0
+
+
+def test_jitter_stays_near_the_box() -> None:
+    rng = np.random.default_rng(0)
+    box = (100.0, 100.0, 120.0, 140.0)
+    for _ in range(200):
+        moved = jitter(box, rng)
+        assert iou(moved, [box])[0] > 0.5
+
+
+def test_patches_label_boxes_proposals_and_background() -> None:
+    rng = np.random.default_rng(0)
+    image = np.random.default_rng(1).integers(0, 255, (300, 300, 3), dtype=np.uint8)
+    truth = [(LABELS.index("JH"), (40.0, 40.0, 60.0, 80.0))]
+    proposals = [(41.0, 41.0, 61.0, 79.0), (200.0, 200.0, 220.0, 240.0), (50.0, 40.0, 70.0, 80.0)]
+    out = list(patches_for(image, truth, rng, copies=3, proposals=proposals, randoms=5))
+    labels = [cls for _, cls in out]
+    # 3 copies of the label, the matching proposal named JH, the far one "none", the
+    # half-overlapping one left out (neither clearly an index nor clearly not)
+    assert labels[:4] == [LABELS.index("JH")] * 4
+    assert labels[4] == NONE_ID
+    assert all(cls == NONE_ID for cls in labels[5:])
+    assert len(labels) >= 6 and all(p.shape == (PATCH, PATCH, 3) for p, _ in out)
+
+
+class _Namer:
+    """Stands in for the ONNX classifier: fixed probabilities per box."""
+
+    classes = ("JH", "9S", NONE)
+
+    def __init__(self, rows: list[list[float]]) -> None:
+        self.rows = np.asarray(rows, np.float32)
+
+    def probabilities(self, image: np.ndarray, boxes: list) -> np.ndarray:
+        assert len(boxes) == len(self.rows)
+        return self.rows
+
+
+def test_name_proposals_keeps_confident_names_drops_none_and_offsets() -> None:
+    proposals = [
+        Detection("AS", 0.1, (0, 0, 10, 10)),  # the detector's own guess is overridden
+        Detection("AS", 0.9, (20, 0, 30, 10)),
+        Detection("AS", 0.5, (40, 0, 50, 10)),
+    ]
+    namer = _Namer([[0.7, 0.2, 0.1], [0.1, 0.1, 0.8], [0.35, 0.3, 0.35]])
+    image = np.zeros((20, 60, 3), np.uint8)
+    found = name_proposals(namer, image, proposals, 0.4, offset=(5, 7))  # type: ignore[arg-type]
+    assert found == [Detection("JH", pytest.approx(0.7), (5, 7, 15, 17))]
+
+
+def test_named_classifier_file_must_exist(tmp_path: Path) -> None:
+    from kiosk.vision.detector import Detector
+
+    model = REPO / "models" / "cards.onnx"
+    if not model.exists():
+        pytest.skip("no exported model")
+    with pytest.raises(ModelError, match="index classifier not found"):
+        Detector(model, index_classifier=tmp_path / "none.onnx")
+    bad = tmp_path / "bad.onnx"
+    bad.write_bytes(b"junk")
+    with pytest.raises(ModelError, match="cannot load index classifier"):
+        Detector(model, index_classifier=bad)
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("have_card_art")
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
+def test_tiny_classifier_training_run(tmp_path: Path) -> None:
+    """Scenes -> patches -> a few seconds of training -> ONNX -> the detector's second stage."""
+    from datasets.generate import write_split
+    from datasets.index_crops import build, save, scene_truth
+    from kiosk.vision.index_classifier import IndexClassifier
+
+    root = tmp_path / "data"
+    for name, count in (("train", 4), ("val", 1)):
+        write_split(name, count, 128, workers=1, root=root)
+    train = build([("train", scene_truth("train", root), 2)], None)
+    val = build([("val", scene_truth("val", root), 1)], None, seed=1)
+    assert len(train[1]) > 10 and set(train[1]) - {NONE_ID}
+    crops = tmp_path / "crops.npz"
+    save(crops, train, val)
+    out = tmp_path / "namer.onnx"
+    weights = tmp_path / "namer.pt"
+    run = [sys.executable, str(REPO / "models" / "train_classifier.py"), "--minutes", "0.02"]
+    run += ["--crops", str(crops), "--batch", "8", "--checkpoint", str(weights)]
+    subprocess.run([*run, "--out", str(out)], check=True, cwd=REPO, timeout=600)
+    assert weights.exists()
+    # a later run continues from the export (batch norms rebuilt) or from the weights
+    again = tmp_path / "again.onnx"
+    for start in (out, weights):
+        subprocess.run(
+            [*run, "--init", str(start), "--out", str(again)], check=True, cwd=REPO, timeout=600
+        )
+        assert again.exists()
+    namer = IndexClassifier(out)
+    assert namer.classes == LABELS
+    image = np.zeros((100, 100, 3), np.uint8)
+    probabilities = namer.probabilities(image, [(10, 10, 30, 40), (50, 50, 60, 70)])
+    assert probabilities.shape == (2, len(LABELS))
+    assert probabilities.sum(axis=1) == pytest.approx([1.0, 1.0], abs=1e-4)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
+def test_warm_start_from_an_export_computes_what_the_export_computes(tmp_path: Path) -> None:
+    """The export folds batch norms away; continuing from it must rebuild them so the
+    network starts where the export left off (in evaluation and in training mode)."""
+    import torch
+
+    sys.path.insert(0, str(REPO / "models"))
+    import train_classifier as trainer
+
+    from kiosk.vision.index_classifier import IndexClassifier
+
+    torch.manual_seed(3)
+    original = trainer.build_network(len(LABELS))
+    patches = np.random.default_rng(0).integers(0, 255, (300, PATCH, PATCH, 3), dtype=np.uint8)
+    with torch.no_grad():  # give the batch norms statistics that are not the defaults
+        original.train()
+        for _ in range(3):
+            original(trainer.to_tensor(patches).float() / 255)
+    out = tmp_path / "exported.onnx"
+    trainer.export(original, list(LABELS), out)
+    exported = IndexClassifier(out)
+    want = exported._session.run(None, {exported._input: to_blob(list(patches[:50]))})[0]
+
+    rebuilt = trainer.build_network(len(LABELS))
+    trainer.warm_start(rebuilt, out, patches)
+    rebuilt.eval()
+    with torch.no_grad():
+        got = rebuilt(trainer.to_tensor(patches[:50]).float() / 255).numpy()
+    assert np.allclose(got, want, atol=1e-3)
+    rebuilt.train()
+    for layer in rebuilt:
+        if isinstance(layer, torch.nn.Dropout):
+            layer.eval()  # dropout is noise on purpose; the batch norms are what is checked
+    with torch.no_grad():  # batch statistics of the same sample: the same function
+        got_training = rebuilt(trainer.to_tensor(patches).float() / 255).numpy()[:50]
+    assert np.allclose(got_training, want, atol=1e-2)
+
+
+@pytest.mark.skipif(
+    not (REPO / "models" / "index_classifier.onnx").exists(), reason="no exported classifier"
+)
+def test_a_quarter_turned_card_gets_the_same_name() -> None:
+    """Four quarter turns are read and averaged, so turning the picture (and the box with
+    it) by a quarter turn changes nothing: the name does not depend on where a player sits."""
+    import cv2
+
+    from kiosk.vision.index_classifier import IndexClassifier
+
+    image = cv2.imread(str(Path(__file__).resolve().parent / "fixtures" / "trick_felt.jpg"))
+    h, w = image.shape[:2]
+    boxes = [(277.5, 415.5, 296.1, 460.1), (416.5, 190.9, 460.9, 212.8)]
+    turned = np.ascontiguousarray(np.rot90(image))  # counter-clockwise: (x, y) -> (y, w - x)
+    turned_boxes = [(y1, w - x2, y2, w - x1) for x1, y1, x2, y2 in boxes]
+    namer = IndexClassifier()
+    assert np.allclose(
+        namer.probabilities(image, boxes), namer.probabilities(turned, turned_boxes), atol=2e-3
+    )
+    assert h > 0

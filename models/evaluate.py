@@ -31,7 +31,13 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from datasets.real_photos import REAL_DIR, read_labels, split_list  # noqa: E402
-from kiosk.vision.detector import CLASSES, Detector, is_euchre_or_five  # noqa: E402
+from kiosk.vision.detector import (  # noqa: E402
+    CLASSES,
+    CONFIDENCE,
+    PROPOSAL_CONFIDENCE,
+    Detector,
+    is_euchre_or_five,
+)
 
 SCENES = REPO / "datasets" / "generated" / "scenes"
 
@@ -200,14 +206,16 @@ def evaluate(detector: Detector, items: list[tuple[Path, Truth]], operating: flo
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", type=Path, default=REPO / "models" / "cards.onnx")
-    parser.add_argument("--confidence", type=float, default=0.4, help="operating confidence")
+    parser.add_argument(
+        "--confidence", type=float, default=CONFIDENCE, help="operating confidence"
+    )
     parser.add_argument("--real-split", default="test", choices=("test", "train", "all"))
     parser.add_argument(
         "--synthetic-split", default="test", choices=("test", "val"),
         help="val: the scenes for choosing settings (the test scenes only measure)",
     )  # fmt: skip
     parser.add_argument(
-        "--proposal-confidence", type=float, default=0.05,
+        "--proposal-confidence", type=float, default=PROPOSAL_CONFIDENCE,
         help="the detector's threshold for proposing boxes to the classifier",
     )  # fmt: skip
     parser.add_argument("--limit", type=int, help="at most this many images per set")
@@ -217,15 +225,24 @@ def main(argv: list[str] | None = None) -> int:
         "--classifier", default="auto",
         help="index classifier ONNX (second stage); 'none' for the detector alone",
     )  # fmt: skip
+    parser.add_argument(
+        "--scales", type=float, nargs="+", default=[1.0],
+        help="picture scales the proposal network runs at (pooled)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     namer = None if args.classifier == "none" else args.classifier
     detector = Detector(
-        args.model, index_classifier=namer, proposal_confidence=args.proposal_confidence
+        args.model,
+        index_classifier=namer,
+        proposal_confidence=args.proposal_confidence,
+        scales=args.scales,
     )
     report = {
         "model": str(args.model),
         "index_classifier": str(detector.namer.path) if detector.namer else None,
         "input_hw": list(detector.input_hw),
+        "scales": list(detector.scales),
+        "proposal_confidence": detector.proposal_confidence,
     }
     sets = args.sets.split(",")
     if "synthetic" in sets:

@@ -44,7 +44,7 @@ from datasets import handvideo as hv  # noqa: E402
 from kiosk.vision.calibration import Calibration  # noqa: E402
 from kiosk.vision.events import CardPlayed  # noqa: E402
 from kiosk.vision.oracle import OracleDetector, OracleNoise  # noqa: E402
-from kiosk.vision.pipeline import Play, read_stream, read_video  # noqa: E402
+from kiosk.vision.pipeline import INDEX_PIXELS, Play, read_stream, read_video  # noqa: E402
 
 NOISE_CYCLE = ("typical", "harsh", "clean")
 
@@ -109,7 +109,8 @@ def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
         reading = read_stream(frames, Calibration.default(truth["view"], tuple(truth["size"])),
                               play=play)
     else:
-        reading = read_video(job["video"], detector, view=truth["view"], play=play)
+        reading = read_video(job["video"], detector, view=truth["view"], play=play,
+                             index_pixels=job.get("index_pixels", INDEX_PIXELS))
     wall = time.perf_counter() - started
     want = record["tricks"]
     got = reading.tricks_json()
@@ -199,6 +200,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scale", type=float, default=1.0,
                         help="render the videos this many times larger (overhead 480x480 and "
                              "tablet 640x360 at 1): a real camera's 720p or 1080p")
+    parser.add_argument("--index-pixels", type=float, default=INDEX_PIXELS,
+                        help="model: pixels an index keeps in the detector's input (tiles)")
     parser.add_argument("--streams", action="store_true",
                         help="oracle only: skip the pictures, feed the scene's boxes (fast; "
                              "no video decoding, no mat calibration)")
@@ -208,7 +211,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.streams and args.detector != "oracle":
         parser.error("--streams works with --detector oracle only")
     jobs = [plan(i, args.seed) | {"dir": str(out), "fps": args.fps, "model": args.model,
-                                  "streams": args.streams, "scale": args.scale}
+                                  "streams": args.streams, "scale": args.scale,
+                                  "index_pixels": args.index_pixels}
             for i in range(args.hands)]
     started = time.time()
     with ProcessPoolExecutor(max_workers=args.workers) as pool:

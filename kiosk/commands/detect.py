@@ -30,7 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--model", metavar="ONNX", help="exported model (default: models/cards.onnx)"
     )
     parser.add_argument(
-        "--confidence", type=float, default=0.4, help="lowest confidence reported (default 0.4)"
+        "--confidence", type=float, default=None,
+        help="lowest confidence reported (default: the detector's operating point)",
     )
     parser.add_argument(
         "--backend", choices=("auto", "onnxruntime", "opencv"), default="auto",
@@ -57,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"cannot decode image (corrupt?): {name}")
         if detector is None:  # loaded after the first image proved readable
             try:
-                detector = Detector(args.model, confidence=args.confidence, backend=args.backend)
+                options = {} if args.confidence is None else {"confidence": args.confidence}
+                detector = Detector(args.model, backend=args.backend, **options)
             except ModelError as problem:
                 raise UsageError(str(problem)) from None
         found = detector.detect(image)

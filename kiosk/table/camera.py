@@ -106,6 +106,9 @@ def _sample_recall(model: Any, video: str | Path, truth: Path) -> float | None:
     """Share of the true corner names the model finds on a few frames of the video."""
     import cv2
 
+    from kiosk.vision.calibration import Calibration
+    from kiosk.vision.pipeline import play_area_options, takes_play_area
+
     data = json.loads(truth.read_text(encoding="utf-8"))
     frames = data.get("frames") or []
     busy = [i for i, boxes in enumerate(frames)
@@ -114,6 +117,11 @@ def _sample_recall(model: Any, video: str | Path, truth: Path) -> float | None:
         return None
     picks = [busy[int(k * (len(busy) - 1) / max(SAMPLE_FRAMES - 1, 1))]
              for k in range(SAMPLE_FRAMES)]
+    options: dict[str, Any] = {}
+    if takes_play_area(model) and data.get("view") and data.get("size"):
+        # as the frame pipeline will run it: the play area, in tiles
+        calibration = Calibration.default(data["view"], tuple(data["size"]))
+        options = play_area_options(calibration)
     capture = cv2.VideoCapture(str(video))
     found = wanted = 0
     try:
@@ -123,7 +131,8 @@ def _sample_recall(model: Any, video: str | Path, truth: Path) -> float | None:
             if not ok:
                 continue
             names = [b["card"] for b in frames[index] if b.get("card") != "back"]
-            seen = [getattr(d, "card", None) or d.get("card") for d in model.detect(image)]
+            seen = [getattr(d, "card", None) or d.get("card")
+                    for d in model.detect(image, **options)]
             wanted += len(names)
             found += sum(min(names.count(c), seen.count(c)) for c in set(names))
     finally:

@@ -106,6 +106,14 @@ def letterbox(image: np.ndarray, input_hw: tuple[int, int]) -> tuple[np.ndarray,
     return out, Letterbox(geometry.scale, float(left), float(top))
 
 
+#: the operating point, chosen on the held-out *validation* scenes (models/README.md):
+#: a named box is reported from this confidence up
+CONFIDENCE = 0.5
+#: the YOLO model proposes boxes from this score up; low, because the classifier rejects
+#: what is not an index, and a box not proposed can never be named
+PROPOSAL_CONFIDENCE = 0.02
+
+
 class ModelError(RuntimeError):
     """The model file is missing or cannot be loaded."""
 
@@ -117,12 +125,13 @@ class Detector:
         self,
         model_path: str | os.PathLike[str] | None = None,
         *,
-        confidence: float = 0.4,
+        confidence: float = CONFIDENCE,
         iou: float = 0.5,
         backend: str = "auto",
         threads: int | None = None,
         index_classifier: str | os.PathLike[str] | None = "auto",
-        proposal_confidence: float = 0.05,
+        proposal_confidence: float = PROPOSAL_CONFIDENCE,
+        scales: Sequence[float] = (1.0,),
     ) -> None:
         path = Path(model_path or os.environ.get("KIOSK_DETECTOR_MODEL") or DEFAULT_MODEL)
         if not path.is_file():
@@ -152,6 +161,7 @@ class Detector:
         except Exception as problem:  # a corrupt file: the runtimes raise many kinds
             raise ModelError(f"cannot load model {path}: {str(problem).splitlines()[0]}") from None
         self.proposal_confidence = proposal_confidence
+        self.scales = tuple(scales)
         self.namer = _load_index_classifier(index_classifier, threads)
 
     def _load_onnxruntime(self, threads: int | None) -> None:
@@ -187,6 +197,7 @@ class Detector:
         roi: Sequence[int] | None = None,
         confidence: float | None = None,
         min_scale: float | None = None,
+        scales: Sequence[float] | None = None,
     ) -> list[Detection]:
         """Cards in a BGR image, best first; ``roi`` (x1, y1, x2, y2) limits the search.
 
@@ -194,7 +205,9 @@ class Detector:
         the cards are seen larger; boxes are still in the full image's pixels. With
         ``min_scale``, a crop that would be shrunk more than that to fit the network is
         cut into overlapping tiles instead (each one more network pass), so small
-        indices in a large picture keep enough pixels.
+        indices in a large picture keep enough pixels. ``scales`` (default
+        ``self.scales``) runs the proposal network once per scale of the picture and pools
+        the boxes: the network knows indices at the size it was trained on.
         """
         if image_bgr is None or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
             raise ValueError("detect() needs an HxWx3 BGR image")
@@ -208,16 +221,23 @@ class Detector:
         # each from the full-resolution pixels (or rejects it as no index at all)
         first = threshold if self.namer is None else self.proposal_confidence
         found: list[Detection] = []
-        tiles = tile_grid(image_bgr.shape[:2], self.input_hw, min_scale)
-        for tx1, ty1, tx2, ty2 in tiles:
-            tile = image_bgr[ty1:ty2, tx1:tx2]
-            fitted, geometry = letterbox(tile, self.input_hw)
-            blob = cv2.dnn.blobFromImage(fitted, 1 / 255.0, swapRB=True)
-            rows = self.raw(blob)
-            found += decode(
-                rows, self.classes, geometry, first, self.iou, tile.shape[:2], (tx1, ty1)
-            )
-        if len(tiles) > 1:
+        passes = 0
+        for size in self.scales if scales is None else scales:
+            view = image_bgr
+            if size != 1.0:
+                view = cv2.resize(image_bgr, None, fx=size, fy=size, interpolation=cv2.INTER_AREA)
+            wanted = None if min_scale is None else min_scale / size
+            for tx1, ty1, tx2, ty2 in tile_grid(view.shape[:2], self.input_hw, wanted):
+                tile = view[ty1:ty2, tx1:tx2]
+                fitted, geometry = letterbox(tile, self.input_hw)
+                blob = cv2.dnn.blobFromImage(fitted, 1 / 255.0, swapRB=True)
+                rows = self.raw(blob)
+                in_view = decode(
+                    rows, self.classes, geometry, first, self.iou, tile.shape[:2], (tx1, ty1)
+                )
+                found += [replace(d, box=_scaled(d.box, 1 / size)) for d in in_view]
+                passes += 1
+        if passes > 1:
             found = suppress(found, self.iou)
         if self.namer is not None:
             found = name_proposals(self.namer, image_bgr, found, threshold)
@@ -282,6 +302,15 @@ def suppress(found: list[Detection], iou: float) -> list[Detection]:
     scores = [d.confidence for d in found]
     kept = np.asarray(cv2.dnn.NMSBoxes(boxes, scores, 0.0, iou, top_k=300)).reshape(-1)
     return sorted((found[int(i)] for i in kept), key=lambda d: -d.confidence)
+
+
+def _scaled(
+    box: tuple[float, float, float, float], factor: float
+) -> tuple[float, float, float, float]:
+    if factor == 1.0:
+        return box
+    x1, y1, x2, y2 = box
+    return (x1 * factor, y1 * factor, x2 * factor, y2 * factor)
 
 
 def _shift(

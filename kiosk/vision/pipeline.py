@@ -42,7 +42,7 @@ RECHECK_EVERY = 10.0
 INDEX_PIXELS = 18.0
 
 
-def _takes_play_area(detector: Any) -> bool:
+def takes_play_area(detector: Any) -> bool:
     """True for a detector whose ``detect`` accepts ``roi`` and ``min_scale`` (ours)."""
     method = getattr(detector, "detect", None)
     if method is None:
@@ -52,6 +52,17 @@ def _takes_play_area(detector: Any) -> bool:
     except (TypeError, ValueError):
         return False
     return "roi" in parameters and "min_scale" in parameters
+
+
+def play_area_options(
+    calibration: Calibration, index_pixels: float = INDEX_PIXELS
+) -> dict[str, Any]:
+    """``detect()`` keywords that make the detector look at the play area only, in tiles
+    fine enough for the indices to keep ``index_pixels`` pixels."""
+    return {
+        "roi": calibration.play_area_box(),
+        "min_scale": index_pixels / max(calibration.index_pixels(), 1.0),
+    }
 
 
 def as_detector(detector: Any) -> Detector:
@@ -96,8 +107,10 @@ class FramePipeline:
 
     def __init__(self, detector: Any, *, calibration: Calibration | None = None,
                  view: str = "overhead", play: Play | None = None,
-                 config: ReaderConfig | None = None, use_mat: bool = True) -> None:
+                 config: ReaderConfig | None = None, use_mat: bool = True,
+                 index_pixels: float = INDEX_PIXELS) -> None:
         self.detect = as_detector(detector)
+        self.index_pixels = index_pixels
         self._detector = detector
         self._play_area: tuple[int, int, int, int] | None = None
         self._min_scale: float | None = None
@@ -135,10 +148,10 @@ class FramePipeline:
         else:
             calibration = Calibration.default(self.view, (w, h))
         self.calibration = calibration
-        if _takes_play_area(self._detector):
+        if takes_play_area(self._detector):
             # look only at the play area, finely enough to keep the indices readable
-            self._play_area = calibration.play_area_box()
-            self._min_scale = INDEX_PIXELS / max(calibration.index_pixels(), 1.0)
+            options = play_area_options(calibration, self.index_pixels)
+            self._play_area, self._min_scale = options["roi"], options["min_scale"]
         self.reader = TrickReader(calibration, self.play.leader, trump=self.play.trump,
                                   sitting_out=self.play.sitting_out, config=self.config)
         self._next_check = t + RECHECK_EVERY
@@ -196,12 +209,13 @@ class VideoReading:
 
 def read_video(path: str | Path, detector: Any, *, calibration: Calibration | None = None,
                view: str = "overhead", play: Play | None = None,
-               config: ReaderConfig | None = None, fps: float | None = None) -> VideoReading:
+               config: ReaderConfig | None = None, fps: float | None = None,
+               index_pixels: float = INDEX_PIXELS) -> VideoReading:
     """Read a recorded hand from a video file with a detector."""
     from kiosk.vision.frames import open_frames
 
     pipeline = FramePipeline(detector, calibration=calibration, view=view, play=play,
-                             config=config)
+                             config=config, index_pixels=index_pixels)
     events: list[tuple[float, VisionEvent]] = []
     t = 0.0
     for frame in open_frames(path, fps):

@@ -111,30 +111,37 @@ def _fixtures() -> list[tuple[str, dict]]:
 @pytest.mark.skipif(not MODEL.exists(), reason="no exported model")
 @pytest.mark.parametrize("backend", ["onnxruntime", "opencv"])
 def test_finds_cards_in_fixture_scenes(backend: str) -> None:
-    """Today's floor on rendered fixture scenes (see scenes.json): every scene yields at
-    least one of its clearly shown cards, and at least 2 of 3 names reported are cards that
-    are on the table. The model is below its targets (models/README.md); raise this floor
-    as it improves."""
+    """Today's floor on rendered fixture scenes (see scenes.json), on both runtimes: every
+    name reported is a card on the table, and at least 9 of the 10 cards that must be
+    found are (one index cut by the picture's edge is the known miss)."""
     import cv2
 
     detector = Detector(MODEL, backend=backend)
-    named = right = 0
+    must = found_must = 0
     for name, expected in _fixtures():
         image = cv2.imread(str(FIXTURES / name))
         found = detector.detect(image)
         names = {d.card for d in found}
-        assert names & set(expected["must_find"]), name
-        named += len(names)
-        right += len(names & set(expected["present"]))
+        assert names <= set(expected["present"]), name
+        must += len(expected["must_find"])
+        found_must += len(names & set(expected["must_find"]))
         for d in found:
             x1, y1, x2, y2 = d.box
             assert 0 <= x1 < x2 <= image.shape[1] and 0 <= y1 < y2 <= image.shape[0]
-    assert right >= 2 / 3 * named
+    assert must == 10 and found_must >= 9
+
+
+def _every_card_cases() -> list[object]:
+    cut = pytest.mark.xfail(reason="the JD's only index is half cut by the picture's edge")
+    return [
+        pytest.param(name, expected, marks=cut) if name == "tablet_laminate.jpg"
+        else pytest.param(name, expected)
+        for name, expected in _fixtures()
+    ]  # fmt: skip
 
 
 @pytest.mark.skipif(not MODEL.exists(), reason="no exported model")
-@pytest.mark.xfail(reason="model below its targets (models/README.md); passes when it meets them")
-@pytest.mark.parametrize(("name", "expected"), _fixtures())
+@pytest.mark.parametrize(("name", "expected"), _every_card_cases())
 def test_names_every_card_in_fixture_scenes(name: str, expected: dict) -> None:
     """The target: every clearly shown card named, nothing that is not on the table."""
     import cv2

@@ -114,6 +114,10 @@ CONFIDENCE = 0.5
 PROPOSAL_CONFIDENCE = 0.02
 
 
+#: the class of a face-down card (boxed whole, not by its index)
+FACE_DOWN = "back"
+
+
 class ModelError(RuntimeError):
     """The model file is missing or cannot be loaded."""
 
@@ -364,17 +368,26 @@ def name_proposals(
     threshold: float,
     offset: tuple[int, int] = (0, 0),
 ) -> list[Detection]:
-    """The proposals the classifier names with at least ``threshold``, best first."""
+    """The proposals the classifier names with at least ``threshold``, best first.
+
+    A face-down card is the exception: its box is a whole card, which the 32-pixel patch
+    shrinks to a texture that a patterned table or a court card's robe also has, so a
+    ``back`` also needs the YOLO model (which saw the card's outline) to call it ``back``,
+    and takes the lower of the two confidences.
+    """
     probabilities = namer.probabilities(image_bgr, [p.box for p in proposals])
     out = []
     for proposal, row in zip(proposals, probabilities, strict=True):
         best = int(row.argmax())
         card = namer.classes[best]
-        if card == NONE or row[best] < threshold:
+        confidence = float(row[best])
+        if card == FACE_DOWN:
+            confidence = min(confidence, proposal.confidence if proposal.card == card else 0.0)
+        if card == NONE or confidence < threshold:
             continue
         x1, y1, x2, y2 = proposal.box
         box = (x1 + offset[0], y1 + offset[1], x2 + offset[0], y2 + offset[1])
-        out.append(Detection(card, float(row[best]), box))
+        out.append(Detection(card, confidence, box))
     return sorted(out, key=lambda d: -d.confidence)
 
 

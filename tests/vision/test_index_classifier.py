@@ -204,3 +204,20 @@ def test_a_quarter_turned_card_gets_the_same_name() -> None:
         namer.probabilities(image, boxes), namer.probabilities(turned, turned_boxes), atol=2e-3
     )
     assert h > 0
+
+
+def test_a_face_down_card_needs_both_networks() -> None:
+    """A whole-card box shrunk to 32 pixels is a texture; ``back`` is reported only when
+    the YOLO model (which saw the card's outline) says ``back`` too, at the lower score."""
+
+    class Namer(_Namer):
+        classes = ("back", "JH", NONE)
+
+    proposals = [
+        Detection("back", 0.9, (0, 0, 40, 60)),  # both agree: the lower confidence
+        Detection("JH", 0.9, (50, 0, 90, 60)),  # the classifier alone says back: dropped
+        Detection("back", 0.3, (100, 0, 140, 60)),  # YOLO unsure: under the threshold
+    ]
+    namer = Namer([[0.8, 0.1, 0.1], [0.9, 0.05, 0.05], [0.95, 0.0, 0.05]])
+    found = name_proposals(namer, np.zeros((60, 150, 3), np.uint8), proposals, 0.5)  # type: ignore[arg-type]
+    assert found == [Detection("back", pytest.approx(0.8), (0, 0, 40, 60))]

@@ -26,6 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from datasets.boxes import Box, YoloBox, iou_matrix, read_yolo_labels, yolo_to_pixels
 from datasets.classes import CLASS_ID, CLASSES
 from datasets.real_photos import REAL_DIR, read_labels, split_list
 from kiosk.vision.index_classifier import NONE, crop
@@ -36,9 +37,8 @@ OUT = GENERATED / "index_crops.npz"
 LABELS: tuple[str, ...] = (*CLASSES, NONE)
 NONE_ID = len(CLASSES)
 
-Box = tuple[float, float, float, float]
 #: (class id, YOLO box: centre x, centre y, width, height, all 0..1)
-Truth = list[tuple[int, Box]]
+Truth = list[tuple[int, YoloBox]]
 #: patches (N, PATCH, PATCH, 3) BGR, class ids (N,), source number (N,)
 Patches = tuple[np.ndarray, np.ndarray, np.ndarray]
 
@@ -47,12 +47,7 @@ def scene_truth(split: str, root: Path = GENERATED) -> Iterator[tuple[Path, Trut
     """(image, [(class id, normalised box)]) for each generated scene of a split."""
     folder = root / "scenes" / split
     for image in sorted((folder / "images").glob("*.jpg")):
-        truth = []
-        for line in (folder / "labels" / f"{image.stem}.txt").read_text().split("\n"):
-            if line.strip():
-                cls, cx, cy, bw, bh = line.split()
-                truth.append((int(cls), (float(cx), float(cy), float(bw), float(bh))))
-        yield image, truth
+        yield image, read_yolo_labels(folder / "labels" / f"{image.stem}.txt")
 
 
 def real_truth(split: str) -> Iterator[tuple[Path, Truth]]:
@@ -60,22 +55,6 @@ def real_truth(split: str) -> Iterator[tuple[Path, Truth]]:
     for file in split_list(split):
         labels = read_labels(Path(file).stem)
         yield REAL_DIR / "images" / file, [(CLASS_ID[c], b) for c, b in labels if c is not None]
-
-
-def to_pixels(truth: Truth, width: int, height: int) -> list[tuple[int, Box]]:
-    """YOLO centre-size boxes (0..1) to corner boxes in pixels."""
-    return [
-        (
-            cls,
-            (
-                (cx - w / 2) * width,
-                (cy - h / 2) * height,
-                (cx + w / 2) * width,
-                (cy + h / 2) * height,
-            ),
-        )
-        for cls, (cx, cy, w, h) in truth
-    ]
 
 
 def jitter(box: Box, rng: np.random.Generator, amount: float = 0.12) -> Box:
@@ -89,18 +68,6 @@ def jitter(box: Box, rng: np.random.Generator, amount: float = 0.12) -> Box:
     return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
 
 
-def iou(a: Box, boxes: list[Box]) -> np.ndarray:
-    """IoU of one box against many."""
-    if not boxes:
-        return np.zeros(0)
-    b = np.asarray(boxes, np.float64)
-    ix = np.clip(np.minimum(a[2], b[:, 2]) - np.maximum(a[0], b[:, 0]), 0, None)
-    iy = np.clip(np.minimum(a[3], b[:, 3]) - np.maximum(a[1], b[:, 1]), 0, None)
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1]) - inter
-    return np.asarray(inter / np.maximum(union, 1e-9))
-
-
 def patches_for(
     image: np.ndarray,
     truth: list[tuple[int, Box]],
@@ -110,13 +77,13 @@ def patches_for(
     randoms: int = 3,
 ) -> Iterator[tuple[np.ndarray, int]]:
     """All patches of one image: jittered labels, detector proposals, random negatives."""
-    boxes = [box for _, box in truth]
+    boxes = np.asarray([box for _, box in truth], np.float64).reshape(-1, 4)
     for cls, box in truth:
         yield crop(image, box), cls
         for _ in range(copies - 1):
             yield crop(image, jitter(box, rng)), cls
     for proposal in proposals:
-        overlaps = iou(proposal, boxes)
+        overlaps = iou_matrix(np.asarray([proposal], np.float64), boxes)[0]
         best = int(overlaps.argmax()) if len(overlaps) else -1
         if best >= 0 and overlaps[best] >= 0.5:
             yield crop(image, proposal), truth[best][0]
@@ -129,7 +96,7 @@ def patches_for(
         bw, bh = x2 - x1, y2 - y1
         cx, cy = rng.uniform(bw, w - bw), rng.uniform(bh, h - bh)
         box = (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2)
-        overlaps = iou(box, boxes)
+        overlaps = iou_matrix(np.asarray([box], np.float64), boxes)[0]
         if not len(overlaps) or overlaps.max() < 0.1:
             yield crop(image, box), NONE_ID
 
@@ -155,7 +122,7 @@ def build(
             image = cv2.imread(str(path))
             if image is None:
                 continue
-            boxes = to_pixels(truth, image.shape[1], image.shape[0])
+            boxes = yolo_to_pixels(truth, image.shape[1], image.shape[0])
             proposals = [d.box for d in detector.detect(image)] if detector else []
             for patch, cls in patches_for(image, boxes, rng, copies, proposals):
                 patches.append(patch)

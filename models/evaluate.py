@@ -30,6 +30,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from datasets.boxes import iou_matrix, read_yolo_labels, yolo_to_pixels  # noqa: E402
 from datasets.real_photos import REAL_DIR, read_labels, split_list  # noqa: E402
 from kiosk.vision.detector import (  # noqa: E402
     CLASSES,
@@ -45,44 +46,18 @@ SCENES = REPO / "datasets" / "generated" / "scenes"
 Truth = list[tuple[str | None, tuple[float, float, float, float]]]
 
 
-def yolo_to_boxes(rows: list[tuple[str | None, tuple[float, ...]]], w: int, h: int) -> Truth:
-    out: Truth = []
-    for card, (cx, cy, bw, bh) in rows:
-        box = ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)
-        out.append((card, box))
-    return out
-
-
 def synthetic_items(limit: int | None, split: str = "test") -> list[tuple[Path, Truth]]:
     items = []
     folder = SCENES / split
     for image in sorted((folder / "images").glob("*.jpg"))[:limit]:
-        rows = []
-        for line in (folder / "labels" / f"{image.stem}.txt").read_text().split("\n"):
-            if line.strip():
-                cls, *box = line.split()
-                rows.append((CLASSES[int(cls)], tuple(float(v) for v in box)))
-        items.append((image, rows))
+        rows = read_yolo_labels(folder / "labels" / f"{image.stem}.txt")
+        items.append((image, [(CLASSES[cls], box) for cls, box in rows]))
     return items
 
 
 def real_items(split: str, limit: int | None) -> list[tuple[Path, Truth]]:
     files = split_list(split) if split != "all" else split_list("train") + split_list("test")
     return [(REAL_DIR / "images" / f, read_labels(Path(f).stem)) for f in files[:limit]]
-
-
-def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """IoU of every box in ``a`` (N, 4) with every box in ``b`` (M, 4)."""
-    if len(a) == 0 or len(b) == 0:
-        return np.zeros((len(a), len(b)))
-    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
-    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
-    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
-    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
-    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
-    return inter / (area_a[:, None] + area_b[None, :] - inter + 1e-9)
 
 
 def average_precision(recall: np.ndarray, precision: np.ndarray) -> float:
@@ -112,7 +87,7 @@ def evaluate(detector: Detector, items: list[tuple[Path, Truth]], operating: flo
         if image is None:
             raise SystemExit(f"cannot read {path}")
         h, w = image.shape[:2]
-        truth = yolo_to_boxes(truth_rows, w, h)
+        truth = yolo_to_pixels(truth_rows, w, h)
         start = time.perf_counter()
         dets = detector.detect(image, confidence=0.001)
         seconds += time.perf_counter() - start

@@ -70,13 +70,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from kiosk.vision.calibration import Calibration
-    from kiosk.vision.pipeline import INDEX_PIXELS
+    from kiosk.vision.pipeline import play_area_options
 
     image = frame()
     play_area = (280, 0, 1000, 720)
     # what the kiosk does with a tablet's 720p frame: the calibrated play area, in tiles
-    tablet = Calibration.default("tablet", (1280, 720))
-    tiles = (tablet.play_area_box(), INDEX_PIXELS / tablet.index_pixels())
+    tablet = play_area_options(Calibration.default("tablet", (1280, 720)))
+    tiles = (tablet["roi"], tablet["min_scale"])
     results = {}
     for backend in ("onnxruntime", "opencv"):
         for stages, namer in (("two stages", "auto"), ("YOLO only", None)):

@@ -366,7 +366,6 @@ def name_proposals(
     image_bgr: np.ndarray,
     proposals: list[Detection],
     threshold: float,
-    offset: tuple[int, int] = (0, 0),
 ) -> list[Detection]:
     """The proposals the classifier names with at least ``threshold``, best first.
 
@@ -385,9 +384,7 @@ def name_proposals(
             confidence = min(confidence, proposal.confidence if proposal.card == card else 0.0)
         if card == NONE or confidence < threshold:
             continue
-        x1, y1, x2, y2 = proposal.box
-        box = (x1 + offset[0], y1 + offset[1], x2 + offset[0], y2 + offset[1])
-        out.append(Detection(card, confidence, box))
+        out.append(Detection(card, confidence, proposal.box))
     return sorted(out, key=lambda d: -d.confidence)
 
 

@@ -115,8 +115,8 @@ class FramePipeline:
         self.detect = as_detector(detector)
         self.index_pixels = index_pixels
         self._detector = detector
-        self._play_area: tuple[int, int, int, int] | None = None
-        self._min_scale: float | None = None
+        #: ``detect()`` keywords for the play area, once calibrated (our detector only)
+        self._area_options: dict[str, Any] | None = None
         self.calibration = calibration
         self.view = view
         self.play = play or Play()
@@ -153,8 +153,7 @@ class FramePipeline:
         self.calibration = calibration
         if takes_play_area(self._detector):
             # look only at the play area, finely enough to keep the indices readable
-            options = play_area_options(calibration, self.index_pixels)
-            self._play_area, self._min_scale = options["roi"], options["min_scale"]
+            self._area_options = play_area_options(calibration, self.index_pixels)
         self.reader = TrickReader(calibration, self.play.leader, trump=self.play.trump,
                                   sitting_out=self.play.sitting_out, config=self.config)
         self._next_check = t + RECHECK_EVERY
@@ -178,10 +177,8 @@ class FramePipeline:
                 events.append(ReaderWarning(kind="camera_moved", message=check.message,
                                             seat=None, t=t))
         start = time.perf_counter()
-        if self._play_area is not None:
-            detections = self._detector.detect(
-                frame, roi=self._play_area, min_scale=self._min_scale
-            )
+        if self._area_options is not None:
+            detections = self._detector.detect(frame, **self._area_options)
         else:
             detections = self.detect(frame)
         middle = time.perf_counter()

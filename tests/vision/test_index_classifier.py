@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from datasets.index_crops import LABELS, NONE_ID, iou, jitter, patches_for
+from datasets.boxes import iou_matrix
+from datasets.index_crops import LABELS, NONE_ID, jitter, patches_for
 from kiosk.vision.detector import Detection, ModelError, name_proposals
 from kiosk.vision.index_classifier import MARGIN, NONE, PATCH, crop, to_blob
 
@@ -51,7 +52,7 @@ def test_jitter_stays_near_the_box() -> None:
     box = (100.0, 100.0, 120.0, 140.0)
     for _ in range(200):
         moved = jitter(box, rng)
-        assert iou(moved, [box])[0] > 0.5
+        assert iou_matrix(np.array([moved]), np.array([box]))[0, 0] > 0.5
 
 
 def test_patches_label_boxes_proposals_and_background() -> None:
@@ -82,7 +83,7 @@ class _Namer:
         return self.rows
 
 
-def test_name_proposals_keeps_confident_names_drops_none_and_offsets() -> None:
+def test_name_proposals_keeps_confident_names_and_drops_none() -> None:
     proposals = [
         Detection("AS", 0.1, (0, 0, 10, 10)),  # the detector's own guess is overridden
         Detection("AS", 0.9, (20, 0, 30, 10)),
@@ -90,8 +91,8 @@ def test_name_proposals_keeps_confident_names_drops_none_and_offsets() -> None:
     ]
     namer = _Namer([[0.7, 0.2, 0.1], [0.1, 0.1, 0.8], [0.35, 0.3, 0.35]])
     image = np.zeros((20, 60, 3), np.uint8)
-    found = name_proposals(namer, image, proposals, 0.4, offset=(5, 7))  # type: ignore[arg-type]
-    assert found == [Detection("JH", pytest.approx(0.7), (5, 7, 15, 17))]
+    found = name_proposals(namer, image, proposals, 0.4)  # type: ignore[arg-type]
+    assert found == [Detection("JH", pytest.approx(0.7), (0, 0, 10, 10))]
 
 
 def test_named_classifier_file_must_exist(tmp_path: Path) -> None:

@@ -49,6 +49,10 @@ class Deck:
     licence: str
     #: True when the index is printed in all four corners (else top-left and bottom-right).
     four_corners: bool = False
+    #: False when the court cards print only a suit in their corners, no rank letter
+    #: (the French pattern of guyenne-classic): no reader of corner indices can tell its
+    #: jack from its queen, so it is no deck for a kiosk's table.
+    court_ranks: bool = True
 
 
 _NAMES = (
@@ -67,6 +71,7 @@ DECKS: dict[str, Deck] = {
         AISLERIOT_DIR / f"{name}.svgz",
         _LICENCE_OVERRIDES.get(name, _GNOME_LICENCE),
         four_corners=name == "dondorf",
+        court_ranks=name != "guyenne-classic",
     )
     for name in _NAMES
 }
@@ -75,6 +80,13 @@ DECKS: dict[str, Deck] = {
 def usable_decks() -> list[str]:
     """Deck names whose source file is installed on this machine."""
     return [name for name, deck in DECKS.items() if deck.source.exists()]
+
+
+def table_decks() -> list[str]:
+    """Installed decks a euchre table could play with at a kiosk: every card, courts
+    included, prints its rank and suit in the corners (the training scenes use all
+    decks, borrowing a court card from another deck where the index is missing)."""
+    return [name for name in usable_decks() if DECKS[name].court_ranks]
 
 
 def _cell(card: str) -> tuple[int, int]:

@@ -409,7 +409,7 @@ class SceneRenderer:
         rng = np.random.default_rng(seed)
         self.scene, self.view = scene, view
         self.size = size or VIEW_SIZES[view]
-        decks = cards_art.usable_decks()
+        decks = cards_art.table_decks()
         if not decks:
             raise RuntimeError("no card decks installed (gnome-cards-data)")
         self.deck = deck or decks[int(rng.integers(len(decks)))]

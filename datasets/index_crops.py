@@ -13,6 +13,11 @@ held-out test images):
   take its card (the exact geometry of run-time boxes), those on nothing are ``none``;
 - random boxes of index size away from every label: ``none``.
 
+A tablet's picture shows the far seat's indices 8-12 pixels tall, smaller than any in the
+training scenes (17-68 px), so the scenes are also cut a second time from a copy shrunk to
+0.3-0.6 of its size (labels and random negatives; an index left under
+:data:`SMALLEST_INDEX` pixels is too small to name and is left out either way).
+
 Deterministic for a given detector model (seeded jitter).
 """
 
@@ -36,6 +41,11 @@ OUT = GENERATED / "index_crops.npz"
 #: the classifier's classes: the detector's 53 and ``none``
 LABELS: tuple[str, ...] = (*CLASSES, NONE)
 NONE_ID = len(CLASSES)
+
+#: how far the scenes are shrunk for the small-index patches (the range of the factor)
+SHRINK = (0.3, 0.6)
+#: an index shorter than this (pixels, long side) is not labelled in a shrunk scene
+SMALLEST_INDEX = 7.0
 
 #: (class id, YOLO box: centre x, centre y, width, height, all 0..1)
 Truth = list[tuple[int, YoloBox]]
@@ -75,9 +85,13 @@ def patches_for(
     copies: int,
     proposals: list[Box],
     randoms: int = 3,
+    unnamed: list[Box] | None = None,
 ) -> Iterator[tuple[np.ndarray, int]]:
-    """All patches of one image: jittered labels, detector proposals, random negatives."""
-    boxes = np.asarray([box for _, box in truth], np.float64).reshape(-1, 4)
+    """All patches of one image: jittered labels, detector proposals, random negatives.
+
+    ``unnamed`` boxes are indices too small to name: never patches, never negatives.
+    """
+    boxes = np.asarray([box for _, box in truth] + list(unnamed or []), np.float64).reshape(-1, 4)
     for cls, box in truth:
         yield crop(image, box), cls
         for _ in range(copies - 1):
@@ -85,6 +99,8 @@ def patches_for(
     for proposal in proposals:
         overlaps = iou_matrix(np.asarray([proposal], np.float64), boxes)[0]
         best = int(overlaps.argmax()) if len(overlaps) else -1
+        if best >= len(truth) and overlaps[best] >= 0.2:
+            continue  # on an index too small to name
         if best >= 0 and overlaps[best] >= 0.5:
             yield crop(image, proposal), truth[best][0]
         elif best < 0 or overlaps[best] < 0.2:
@@ -101,12 +117,16 @@ def patches_for(
             yield crop(image, box), NONE_ID
 
 
-def build(
-    sources: list[tuple[str, Iterator[tuple[Path, Truth]], int]],
-    detector_model: Path | None,
-    seed: int = 0,
-) -> Patches:
-    """Patches, labels and source index (position in ``sources``) for all images."""
+#: (name, images with their labels, copies of each label, shrink the image or not)
+Source = tuple[str, Iterator[tuple[Path, Truth]], int, bool]
+
+
+def build(sources: list[Source], detector_model: Path | None, seed: int = 0) -> Patches:
+    """Patches, labels and source index (position in ``sources``) for all images.
+
+    A shrunk source is cut from a copy scaled by a factor drawn from :data:`SHRINK`,
+    without detector proposals (the detector runs on whole frames, not shrunk copies).
+    """
     detector = None
     if detector_model is not None and detector_model.exists():
         from kiosk.vision.detector import Detector
@@ -116,15 +136,22 @@ def build(
     patches: list[np.ndarray] = []
     labels: list[int] = []
     origin: list[int] = []
-    for number, (name, items, copies) in enumerate(sources):
+    for number, (name, items, copies, shrink) in enumerate(sources):
         count = 0
         for path, truth in items:
             image = cv2.imread(str(path))
             if image is None:
                 continue
+            unnamed: list[Box] = []
+            if shrink:
+                factor = float(rng.uniform(*SHRINK))
+                image = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
             boxes = yolo_to_pixels(truth, image.shape[1], image.shape[0])
-            proposals = [d.box for d in detector.detect(image)] if detector else []
-            for patch, cls in patches_for(image, boxes, rng, copies, proposals):
+            if shrink:
+                unnamed = [b for _, b in boxes if _long_side(b) < SMALLEST_INDEX]
+                boxes = [(c, b) for c, b in boxes if _long_side(b) >= SMALLEST_INDEX]
+            proposals = [d.box for d in detector.detect(image)] if detector and not shrink else []
+            for patch, cls in patches_for(image, boxes, rng, copies, proposals, unnamed=unnamed):
                 patches.append(patch)
                 labels.append(cls)
                 origin.append(number)
@@ -133,24 +160,37 @@ def build(
     return np.stack(patches), np.asarray(labels, np.int16), np.asarray(origin, np.int8)
 
 
+def _long_side(box: Box) -> float:
+    return max(box[2] - box[0], box[3] - box[1])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--detector", type=Path, default=Path("models/cards.onnx"))
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--synthetic-copies", type=int, default=3)
     parser.add_argument("--real-copies", type=int, default=12)
+    parser.add_argument("--small-copies", type=int, default=2, help="per label, shrunk scenes")
     args = parser.parse_args(argv)
     if not (GENERATED / "scenes" / "train" / "images").is_dir():
         print("no scenes: run `python -m datasets.generate` first", file=sys.stderr)
         return 2
     train = build(
         [
-            ("synthetic train", scene_truth("train"), args.synthetic_copies),
-            ("real train", real_truth("train"), args.real_copies),
+            ("synthetic train", scene_truth("train"), args.synthetic_copies, False),
+            ("real train", real_truth("train"), args.real_copies, False),
+            ("synthetic train, shrunk", scene_truth("train"), args.small_copies, True),
         ],
         args.detector,
     )
-    val = build([("synthetic val", scene_truth("val"), 1)], args.detector, seed=1)
+    val = build(
+        [
+            ("synthetic val", scene_truth("val"), 1, False),
+            ("synthetic val, shrunk", scene_truth("val"), 1, True),
+        ],
+        args.detector,
+        seed=1,
+    )
     save(args.out, train, val)
     print(f"{args.out}: {len(train[1])} training and {len(val[1])} validation patches")
     return 0

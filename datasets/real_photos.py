@@ -47,8 +47,19 @@ def source_to_card(source_id: int) -> str | None:
     return None if "JOKER" in name else name
 
 
-def read_labels(stem: str) -> list[tuple[str | None, tuple[float, float, float, float]]]:
-    """A photo's boxes as (card or None for a joker, (cx, cy, w, h) normalised)."""
+#: corner indices the photos show but the source labels leave out (see the file's header)
+ADDED_CORNERS = SPLIT_DIR / "added_corners.txt"
+#: the photos' side in pixels (the publisher resized them all to 640x640)
+PHOTO_SIDE = 640
+
+
+def read_labels(
+    stem: str, added: bool = True
+) -> list[tuple[str | None, tuple[float, float, float, float]]]:
+    """A photo's boxes as (card or None for a joker, (cx, cy, w, h) normalised).
+
+    ``added`` also returns the photo's corners from :data:`ADDED_CORNERS`.
+    """
     out = []
     path = REAL_DIR / "labels" / f"{stem}.txt"
     for line in path.read_text().split("\n"):
@@ -56,7 +67,25 @@ def read_labels(stem: str) -> list[tuple[str | None, tuple[float, float, float, 
         if len(parts) == 5:
             cx, cy, w, h = (float(v) for v in parts[1:])
             out.append((source_to_card(int(parts[0])), (cx, cy, w, h)))
+    if added:
+        out += added_corners().get(stem, [])
     return out
+
+
+def added_corners(
+    path: Path = ADDED_CORNERS,
+) -> dict[str, list[tuple[str | None, tuple[float, float, float, float]]]]:
+    """The added corner boxes by photo stem, normalised like the source labels."""
+    found: dict[str, list[tuple[str | None, tuple[float, float, float, float]]]] = {}
+    for line in path.read_text().split("\n"):
+        parts = line.split("#")[0].split()
+        if not parts:
+            continue
+        photo, card = parts[0], parts[1]
+        x1, y1, x2, y2 = (float(v) / PHOTO_SIDE for v in parts[2:6])
+        box = ((x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1)
+        found.setdefault(Path(photo).stem, []).append((card, box))
+    return found
 
 
 def is_test(stem: str) -> bool:

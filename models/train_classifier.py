@@ -110,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
 
     torch.manual_seed(0)
     torch.set_num_threads(args.threads)
-    data = np.load(args.crops)
+    with np.load(args.crops) as archive:  # all in memory: the file may be rebuilt meanwhile
+        data = {key: archive[key] for key in archive.files}
     x, y = data["x"], data["y"].astype(np.int64)
     labels = [str(v) for v in data["labels"]]
     assert x.shape[1:] == (PATCH, PATCH, 3), f"patches are {x.shape[1:]}, expected {PATCH}"
@@ -152,8 +153,9 @@ def main(argv: list[str] | None = None) -> int:
             f"{elapsed / 60:.1f} min, {seen / elapsed:.0f} patches/s",
             flush=True,
         )
-    args.checkpoint.parent.mkdir(parents=True, exist_ok=True)
-    torch.save(model.state_dict(), args.checkpoint)
+        # every epoch, so a stopped run leaves weights to continue from (--init)
+        args.checkpoint.parent.mkdir(parents=True, exist_ok=True)
+        torch.save(model.state_dict(), args.checkpoint)
     export(model, labels, args.out)
     print(
         f"exported {args.out} ({args.out.stat().st_size / 1e6:.2f} MB), weights {args.checkpoint}"

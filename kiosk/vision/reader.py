@@ -47,7 +47,9 @@ How each tricky case is handled, so none creates or loses a play:
 - *Order*: a card that came into its zone first is reported first, even when
   a later one was read sooner (a far card on a tablet's picture is small, or a
   hand hid it as it landed): the later one waits up to ``order_hold`` for it.
-  Two cards that came into sight at the same moment are taken in turn order.
+  Two cards that came into sight at the same moment are taken in turn order. A card
+  read later still (its name stayed in doubt past ``order_hold``) takes its place in
+  the trick's record before the cards that came down a second or more after it.
 - *A card taken back and replaced* before the trick is turned: once the played
   card has been gone for ``takeback_gap`` and another card rests in that seat,
   the reader warns ``card_replaced`` and reports a new ``CardPlayed`` for the
@@ -108,6 +110,9 @@ OCCLUDED = "occluded"
 _PRESENCE_GAP = 0.35
 #: cards that came to rest less than this apart (seconds) are ordered by turn
 _SAME_MOMENT = 0.3
+#: a card reported late goes before a card already reported only when it came into its
+#: zone this much earlier (seconds): plainly first, not a near tie
+_LATE_READ = 1.0
 
 _SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 
@@ -287,6 +292,7 @@ class _Play:
     t: float
     confidence: float
     last_seen: float = -math.inf  # last frame the card was seen (two sightings in a row)
+    came: float = -math.inf  # when the card came to rest where it lies (orders the trick)
 
 
 @dataclass
@@ -663,8 +669,15 @@ class TrickReader:
                 message=f"{_SEAT_NAMES[seat]} played {track.card} out of turn ({why})."))
         if trick.leader is None:
             trick.leader = seat
-        trick.plays.append(_Play(seat=seat, card=track.card, t=t, confidence=confidence,
-                                 last_seen=t))
+        # The record keeps the order the cards came down. A card read late (a hard index,
+        # a hand over it) that plainly lay there before cards already reported goes in
+        # its place, not at the end.
+        play = _Play(seat=seat, card=track.card, t=t, confidence=confidence, last_seen=t,
+                     came=track.rest_start)
+        place = len(trick.plays)
+        while place > 0 and trick.plays[place - 1].came > play.came + _LATE_READ:
+            place -= 1
+        trick.plays.insert(place, play)
         trick.last_seen = t
         events.append(CardPlayed(seat=seat, card=track.card, t=t, confidence=confidence))
         if not trick.complete and {p.seat for p in trick.plays} >= set(self.players):

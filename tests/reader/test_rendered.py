@@ -95,3 +95,16 @@ def test_random_hands_are_legal_and_whole() -> None:
         record = handvideo.random_hand(np.random.default_rng(seed))
         result = score_hand(HandRecord.from_json(record), get_profile("tournament")).to_json()
         assert result["reneges"] == [] and len(record["tricks"]) == 5
+
+
+def test_rendered_hands_use_decks_with_court_ranks() -> None:
+    """A deck whose courts print no rank letter (guyenne-classic) is never dealt at a
+    rendered table: no corner-index reader could tell its jack from its queen."""
+    from datasets import cards_art
+
+    assert "guyenne-classic" in cards_art.DECKS
+    assert "guyenne-classic" not in cards_art.table_decks()
+    rng = np.random.default_rng(0)
+    scene = handvideo.script_hand(RECORD, rng, handvideo.Tricks(0, 0, 0, 0))
+    dealt = {handvideo.SceneRenderer(scene, "overhead", seed=s).deck for s in range(40)}
+    assert dealt <= set(cards_art.table_decks()) and len(dealt) > 3

@@ -70,6 +70,21 @@ def test_patches_label_boxes_proposals_and_background() -> None:
     assert len(labels) >= 6 and all(p.shape == (PATCH, PATCH, 3) for p, _ in out)
 
 
+def test_unnamed_small_indices_are_neither_patches_nor_negatives() -> None:
+    image = np.full((60, 60, 3), 128, np.uint8)
+    tiny = (10.0, 10.0, 14.0, 16.0)
+    near = (10.5, 10.0, 14.5, 16.0)  # a proposal on the tiny index
+    far = (40.0, 40.0, 44.0, 46.0)
+    # random negatives are the size of a labelled face: none here, so none come
+    plain = list(patches_for(image, [], np.random.default_rng(0), 2, [near, far], randoms=0))
+    assert [cls for _, cls in plain] == [NONE_ID, NONE_ID]
+    kept = list(patches_for(image, [], np.random.default_rng(0), 2, [near, far], randoms=0,
+                            unnamed=[tiny]))  # fmt: skip
+    # the proposal on the too-small index is neither a patch of it nor background
+    assert [cls for _, cls in kept] == [NONE_ID]
+    assert np.array_equal(kept[0][0], plain[1][0])
+
+
 class _Namer:
     """Stands in for the ONNX classifier: fixed probabilities per box."""
 
@@ -121,8 +136,13 @@ def test_tiny_classifier_training_run(tmp_path: Path) -> None:
     root = tmp_path / "data"
     for name, count in (("train", 4), ("val", 1)):
         write_split(name, count, 128, workers=1, root=root)
-    train = build([("train", scene_truth("train", root), 2)], None)
-    val = build([("val", scene_truth("val", root), 1)], None, seed=1)
+    train = build(
+        [("train", scene_truth("train", root), 2, False),
+         ("shrunk", scene_truth("train", root), 1, True)],
+        None,
+    )  # fmt: skip
+    val = build([("val", scene_truth("val", root), 1, False)], None, seed=1)
+    assert set(train[2]) == {0, 1}  # both sources gave patches
     assert len(train[1]) > 10 and set(train[1]) - {NONE_ID}
     crops = tmp_path / "crops.npz"
     save(crops, train, val)

@@ -15,7 +15,11 @@ Detectors:
   (missed boxes and frames, jitter, false boxes, mislabels; ``--noise``), read
   through the whole pipeline (video decoding, mat calibration, reader);
 - ``model``: the exported card detector (``kiosk.vision.detector``), timed on
-  this machine.
+  this machine. Its boxes are saved beside each video (``hand-*.model.json``, a
+  detection stream with the calibration it used);
+- ``replay``: those saved boxes read again, without the video or the model: seconds
+  instead of minutes, for trying reader settings (the model's figures still come
+  from a ``model`` run; replaying them after changing the model gives stale boxes).
 
 Figures: share of tricks read exactly (cards, seats and order), wrong cards per
 1,000 played, false (and missed) renege flags from the rules engine, latency
@@ -44,7 +48,14 @@ from datasets import handvideo as hv  # noqa: E402
 from kiosk.vision.calibration import Calibration  # noqa: E402
 from kiosk.vision.events import CardPlayed  # noqa: E402
 from kiosk.vision.oracle import OracleDetector, OracleNoise  # noqa: E402
-from kiosk.vision.pipeline import INDEX_PIXELS, Play, read_stream, read_video  # noqa: E402
+from kiosk.vision.pipeline import (  # noqa: E402
+    INDEX_PIXELS,
+    Play,
+    load_stream,
+    read_stream,
+    read_video,
+    stream_calibration,
+)
 
 NOISE_CYCLE = ("typical", "harsh", "clean")
 
@@ -98,19 +109,31 @@ def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
     if detector_name == "oracle":
         detector: Any = OracleDetector(truth["frames"], tuple(truth["size"]), seed=job["seed"],
                                        noise=OracleNoise.level(job["noise"]))
-    else:
+    elif detector_name == "model":
         from kiosk.vision.detector import Detector
 
         detector = Detector(job.get("model"), threads=1)  # the other core reads and shows
+    saved = _saved_stream(job)
     started = time.perf_counter()
-    if job.get("streams"):  # no pictures: the oracle's boxes go straight to the reader
+    if detector_name == "replay":
+        if not saved.exists():
+            raise SystemExit(f"no saved boxes at {saved}: run with --detector model first")
+        stream = load_stream(saved)
+        reading = read_stream(stream["frames"], stream_calibration(stream), play=play)
+    elif job.get("streams"):  # no pictures: the oracle's boxes go straight to the reader
         frames = [{"t": i / truth["fps"], "detections": detector.detect()}
                   for i in range(len(truth["frames"]))]
         reading = read_stream(frames, Calibration.default(truth["view"], tuple(truth["size"])),
                               play=play)
     else:
+        seen: list[dict[str, Any]] | None = [] if detector_name == "model" else None
         reading = read_video(job["video"], detector, view=truth["view"], play=play,
-                             index_pixels=job.get("index_pixels", INDEX_PIXELS))
+                             index_pixels=job.get("index_pixels", INDEX_PIXELS), record=seen)
+        if seen is not None and reading.calibration is not None:
+            saved.write_text(json.dumps({
+                "view": truth["view"], "size": truth["size"], "fps": truth["fps"],
+                "calibration": reading.calibration.to_json(), "frames": seen,
+            }), encoding="utf-8")
     wall = time.perf_counter() - started
     want = record["tricks"]
     got = reading.tricks_json()
@@ -182,6 +205,11 @@ def summarize(name: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def _saved_stream(job: dict[str, Any]) -> Path:
+    """Where the model's boxes for this hand's video are kept."""
+    return Path(job["video"]).with_suffix(".model.json")
+
+
 def _read_job(args: tuple[dict[str, Any], str]) -> dict[str, Any]:
     return read_one(*args)
 
@@ -191,7 +219,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--fps", type=float, default=12.0)
-    parser.add_argument("--detector", choices=("oracle", "model", "both"), default="oracle")
+    parser.add_argument("--detector", choices=("oracle", "model", "both", "replay"),
+                        default="oracle")
     parser.add_argument("--out", default=str(ROOT / "runs" / "bench-reader"))
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--model-hands", type=int, default=None,
@@ -222,9 +251,9 @@ def main(argv: list[str] | None = None) -> int:
     names = ["oracle", "model"] if args.detector == "both" else [args.detector]
     summaries = []
     for name in names:
-        chosen = jobs if name == "oracle" or args.model_hands is None else jobs[
+        chosen = jobs if name != "model" or args.model_hands is None else jobs[
             : args.model_hands]
-        workers = args.workers if name == "oracle" else 1  # time the model alone
+        workers = 1 if name == "model" else args.workers  # time the model alone
         with ProcessPoolExecutor(max_workers=workers) as pool:
             rows = list(pool.map(_read_job, [(job, name) for job in chosen]))
         summary = summarize(name, rows)

@@ -145,11 +145,11 @@ def run(args: argparse.Namespace) -> int:
         if not video.is_file():
             raise UsageError(f"cannot open video {video}: no such file")
         detector = _detector(args.detector, video, args.seed)
-        recorder = _Recorder(detector) if args.save_detections else None
-        reading = read_video(video, recorder or detector, calibration=calibration,
-                             view=args.view, play=play)
-        if recorder is not None:
-            recorder.save(args.save_detections, video, args.view, reading.calibration)
+        seen: list[dict[str, Any]] | None = [] if args.save_detections else None
+        reading = read_video(video, detector, calibration=calibration, view=args.view,
+                             play=play, record=seen)
+        if seen is not None:
+            _save_stream(args.save_detections, video, args.view, reading.calibration, seen)
     tricks = reading.tricks_json()
     record = _record(dealer, trump, maker, args.alone, turn_up, tricks)
     record["result"] = _verdict(record, profile)
@@ -179,38 +179,21 @@ def _verdict(record: dict[str, Any], profile: Any) -> dict[str, Any] | None:
         return {"error": str(problem)}
 
 
-class _Recorder:
-    """Wraps a detector and keeps what it returned, frame by frame."""
+def _save_stream(path: str, video: Path, view: str, calibration: Any,
+                 frames: list[dict[str, Any]]) -> None:
+    """Write the boxes the detector gave, frame by frame, as a detection stream that
+    ``--detections`` replays (the detector saw what it sees without saving: the play
+    area, in tiles)."""
+    from kiosk.vision.frames import video_fps
 
-    def __init__(self, detector: Any) -> None:
-        from kiosk.vision.pipeline import as_detector
-
-        self.detect_fn = as_detector(detector)
-        self.frames: list[list[list[Any]]] = []
-        self.size = (0, 0)
-
-    def detect(self, image: Any) -> list[Any]:
-        from kiosk.vision.reader import Detection
-
-        found = list(self.detect_fn(image))
-        self.size = (int(image.shape[1]), int(image.shape[0]))
-        self.frames.append([[d.card, round(d.confidence, 3), *[round(v, 1) for v in d.box]]
-                            for d in map(Detection.coerce, found)])
-        return found
-
-    def save(self, path: str, video: Path, view: str, calibration: Any) -> None:
-        from kiosk.vision.frames import video_fps
-
-        fps = video_fps(video)
-        data = {"video": video.name, "view": view, "size": list(self.size), "fps": fps,
-                "calibration": calibration.to_json() if calibration is not None else None,
-                "frames": [{"t": round(i / fps, 4), "detections": dets}
-                           for i, dets in enumerate(self.frames)]}
-        try:
-            Path(path).write_text(json.dumps(data, separators=(",", ":")) + "\n",
-                                  encoding="utf-8")
-        except OSError as problem:
-            raise UsageError(f"cannot write {path}: {problem}") from None
+    size = list(calibration.image_size) if calibration is not None else [0, 0]
+    data = {"video": video.name, "view": view, "size": size, "fps": video_fps(video),
+            "calibration": calibration.to_json() if calibration is not None else None,
+            "frames": frames}
+    try:
+        Path(path).write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+    except OSError as problem:
+        raise UsageError(f"cannot write {path}: {problem}") from None
 
 
 def _detector(name: str, video: Path, seed: int) -> Any:

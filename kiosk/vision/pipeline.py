@@ -30,6 +30,7 @@ from kiosk.rules.cards import Seat
 from kiosk.rules.play import first_leader as rules_first_leader
 from kiosk.vision.calibration import Calibration, CalibrationError
 from kiosk.vision.events import ReaderWarning, VisionEvent
+from kiosk.vision.reader import Detection as ReaderDetection
 from kiosk.vision.reader import ReaderConfig, TrickReader
 
 SEATS = ("N", "E", "S", "W")
@@ -127,6 +128,8 @@ class FramePipeline:
         self.detector_seconds = 0.0
         self.reader_seconds = 0.0
         self.frames = 0
+        #: the last frame's boxes, as the detector gave them (for recording a stream)
+        self.last_detections: Sequence[Any] = ()
 
     def _start(self, frame: np.ndarray, t: float) -> list[VisionEvent]:
         """Calibrate on the first frame: the mat if seen, else the saved one, else default."""
@@ -182,6 +185,7 @@ class FramePipeline:
         else:
             detections = self.detect(frame)
         middle = time.perf_counter()
+        self.last_detections = detections
         events += self.reader.feed(t, detections)
         self.detector_seconds += middle - start
         self.reader_seconds += time.perf_counter() - middle
@@ -210,8 +214,14 @@ class VideoReading:
 def read_video(path: str | Path, detector: Any, *, calibration: Calibration | None = None,
                view: str = "overhead", play: Play | None = None,
                config: ReaderConfig | None = None, fps: float | None = None,
-               index_pixels: float = INDEX_PIXELS) -> VideoReading:
-    """Read a recorded hand from a video file with a detector."""
+               index_pixels: float = INDEX_PIXELS,
+               record: list[dict[str, Any]] | None = None) -> VideoReading:
+    """Read a recorded hand from a video file with a detector.
+
+    ``record``, when given, receives every frame's boxes as a detection stream's frames
+    (``{"t", "detections": [[card, confidence, x1, y1, x2, y2], ...]}``): with the
+    calibration, :func:`read_stream` replays them without the video or the detector.
+    """
     from kiosk.vision.frames import open_frames
 
     pipeline = FramePipeline(detector, calibration=calibration, view=view, play=play,
@@ -221,6 +231,9 @@ def read_video(path: str | Path, detector: Any, *, calibration: Calibration | No
     for frame in open_frames(path, fps):
         t = frame.t
         events += [(t, e) for e in pipeline(frame.image, t)]
+        if record is not None:
+            record.append({"t": round(t, 4), "detections": [
+                _compact(d) for d in pipeline.last_detections]})
     reader = pipeline.reader
     if reader is None:
         raise ValueError(f"no frames in {path}")
@@ -271,6 +284,12 @@ def load_stream(path: str | Path) -> dict[str, Any]:
     if not isinstance(data, dict) or "frames" not in data:
         raise ValueError(f"{path} is not a detection stream (no 'frames')")
     return data
+
+
+def _compact(item: Any) -> list[Any]:
+    """One box as a recorded stream keeps it: ``[card, confidence, x1, y1, x2, y2]``."""
+    d = ReaderDetection.coerce(item)
+    return [d.card, round(d.confidence, 4), *(round(v, 1) for v in d.box)]
 
 
 def stream_calibration(stream: dict[str, Any]) -> Calibration:

@@ -47,3 +47,24 @@ def test_a_plain_callable_detector_still_gets_the_whole_frame() -> None:
 
     FramePipeline(detect, view="overhead", use_mat=False)(np.zeros((480, 480, 3), np.uint8), 0.0)
     assert seen == [(480, 480, 3)]
+
+
+def test_recording_a_video_keeps_the_play_area_and_every_frame(tmp_path) -> None:
+    """``read_video(record=...)`` keeps each frame's boxes for a replay, and the detector
+    still looks at the play area (a wrapper that hid ``roi`` used to lose it)."""
+    import cv2
+
+    from kiosk.vision.pipeline import read_video
+
+    video = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (320, 180))
+    for _ in range(5):
+        writer.write(np.zeros((180, 320, 3), np.uint8))
+    writer.release()
+    detector = _AreaDetector()
+    seen: list[dict[str, Any]] = []
+    read_video(video, detector, view="tablet", record=seen)
+    assert len(seen) == len(detector.calls) == 5
+    assert all(call["roi"] is not None for call in detector.calls)
+    assert [frame["t"] for frame in seen] == pytest.approx([0.0, 0.1, 0.2, 0.3, 0.4])
+    assert all(frame["detections"] == [] for frame in seen)

@@ -14,6 +14,7 @@ for the IMG_77xx series (one black-and-gold deck). The lists are committed as
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
@@ -72,10 +73,14 @@ def read_labels(
     return out
 
 
+@functools.cache
 def added_corners(
     path: Path = ADDED_CORNERS,
 ) -> dict[str, list[tuple[str | None, tuple[float, float, float, float]]]]:
-    """The added corner boxes by photo stem, normalised like the source labels."""
+    """The added corner boxes by photo stem, normalised like the source labels.
+
+    Read once per file (every photo's :func:`read_labels` asks); treat it as read-only.
+    """
     found: dict[str, list[tuple[str | None, tuple[float, float, float, float]]]] = {}
     for line in path.read_text().split("\n"):
         parts = line.split("#")[0].split()

@@ -54,6 +54,7 @@ from kiosk.vision.pipeline import (  # noqa: E402
     load_stream,
     read_stream,
     read_video,
+    save_stream,
     stream_calibration,
 )
 
@@ -129,11 +130,8 @@ def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
         seen: list[dict[str, Any]] | None = [] if detector_name == "model" else None
         reading = read_video(job["video"], detector, view=truth["view"], play=play,
                              index_pixels=job.get("index_pixels", INDEX_PIXELS), record=seen)
-        if seen is not None and reading.calibration is not None:
-            saved.write_text(json.dumps({
-                "view": truth["view"], "size": truth["size"], "fps": truth["fps"],
-                "calibration": reading.calibration.to_json(), "frames": seen,
-            }), encoding="utf-8")
+        if seen is not None:
+            save_stream(saved, seen, reading.calibration, view=truth["view"], fps=truth["fps"])
     wall = time.perf_counter() - started
     want = record["tricks"]
     got = reading.tricks_json()

@@ -185,13 +185,11 @@ def _save_stream(path: str, video: Path, view: str, calibration: Any,
     ``--detections`` replays (the detector saw what it sees without saving: the play
     area, in tiles)."""
     from kiosk.vision.frames import video_fps
+    from kiosk.vision.pipeline import save_stream
 
-    size = list(calibration.image_size) if calibration is not None else [0, 0]
-    data = {"video": video.name, "view": view, "size": size, "fps": video_fps(video),
-            "calibration": calibration.to_json() if calibration is not None else None,
-            "frames": frames}
     try:
-        Path(path).write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+        save_stream(path, frames, calibration, view=view, fps=video_fps(video),
+                    video=video.name)
     except OSError as problem:
         raise UsageError(f"cannot write {path}: {problem}") from None
 

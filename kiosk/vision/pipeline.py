@@ -286,6 +286,21 @@ def load_stream(path: str | Path) -> dict[str, Any]:
     return data
 
 
+def save_stream(path: str | Path, frames: list[dict[str, Any]],
+                calibration: Calibration | None, *, view: str, fps: float,
+                video: str | None = None) -> None:
+    """Write frames recorded by :func:`read_video` (``record=``) as a stream that
+    :func:`load_stream` reads back; raises ``OSError`` when the file cannot be written."""
+    data: dict[str, Any] = {
+        "view": view, "fps": fps, "frames": frames,
+        "size": list(calibration.image_size) if calibration is not None else [0, 0],
+        "calibration": calibration.to_json() if calibration is not None else None,
+    }
+    if video is not None:
+        data["video"] = video
+    Path(path).write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+
+
 def _compact(item: Any) -> list[Any]:
     """One box as a recorded stream keeps it: ``[card, confidence, x1, y1, x2, y2]``."""
     d = ReaderDetection.coerce(item)

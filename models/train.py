@@ -5,6 +5,13 @@
     python models/train.py --resume              # continue: see below
     python models/train.py --smoke DATA.yaml     # one tiny epoch (used by the tests)
 
+The proposal network (two classes, ``index`` and ``back``; ``python -m datasets.proposals``
+writes its data) starts from the card model's weights, all but the class head::
+
+    python models/train.py --name proposals --data datasets/generated/proposals.yaml \
+        --init models/checkpoint/last.pt --hours 1.4
+    python models/train.py --name proposals --data ... --resume   # continue it
+
 Run it in the background and keep the log::
 
     nohup .venv/bin/python models/train.py > models/train.log 2>&1 &
@@ -113,6 +120,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--checkpoint", type=Path, default=CHECKPOINT, help="weights to continue from"
     )
+    parser.add_argument("--name", default=RUN_NAME, help="run folder name under --project")
+    parser.add_argument(
+        "--init", type=Path, help="a new run starts from these weights (a layer whose shape "
+        "differs, such as another class count's head, starts fresh)"
+    )
     args = parser.parse_args(argv)
 
     offline_environment(args.project / "yolo_config")
@@ -131,11 +143,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no data at {args.data}: run `python -m datasets.generate` first", file=sys.stderr)
         return 2
     runs = sorted(
-        args.project.glob(f"{RUN_NAME}*/weights/last.pt"), key=lambda p: p.stat().st_mtime
+        args.project.glob(f"{args.name}*/weights/last.pt"), key=lambda p: p.stat().st_mtime
     )
     last = runs[-1] if runs else None
     settings = train_args(args.imgsz, args.hours, args.batch)
     settings["project"] = str(args.project)
+    settings["name"] = args.name
     if args.resume and last is not None and _unfinished(last):
         YOLO(str(last)).train(resume=True)
         return 0
@@ -146,10 +159,16 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         # a finished run: fine-tune from its weights, in a new run folder
         settings.update(
-            name=f"{RUN_NAME}-ft{len(runs)}", lr0=args.lr0, warmup_epochs=0.3, pretrained=str(start)
+            name=f"{args.name}-ft{len(runs)}", lr0=args.lr0, warmup_epochs=0.3,
+            pretrained=str(start),
         )
         YOLO(str(start)).train(data=str(args.data), **settings)
         return 0
+    if args.init is not None:
+        if not args.init.exists():
+            print(f"no weights at {args.init}", file=sys.stderr)
+            return 2
+        settings["pretrained"] = str(args.init)
     YOLO(args.model).train(data=str(args.data), **settings)
     return 0
 

@@ -116,6 +116,9 @@ PROPOSAL_CONFIDENCE = 0.02
 
 #: the class of a face-down card (boxed whole, not by its index)
 FACE_DOWN = "back"
+#: the classes of a proposal-only model (``datasets/proposals.py``): it finds indices
+#: and face-down cards and leaves every name to the index classifier
+PROPOSAL_CLASSES: tuple[str, ...] = ("index", FACE_DOWN)
 
 
 class ModelError(RuntimeError):
@@ -158,6 +161,7 @@ class Detector:
             elif backend == "opencv":
                 self._net = cv2.dnn.readNetFromONNX(str(path))
                 self.input_hw = _onnx_input_hw(path)
+                self.classes = _onnx_names(path) or CLASSES
             else:
                 raise ModelError(f"unknown backend {backend!r} (onnxruntime or opencv)")
         except ModelError:
@@ -167,6 +171,9 @@ class Detector:
         self.proposal_confidence = proposal_confidence
         self.scales = tuple(scales)
         self.namer = _load_index_classifier(index_classifier, threads)
+        if self.namer is None and self.classes == PROPOSAL_CLASSES:
+            raise ModelError(f"{path} only finds indices: it needs the index classifier "
+                             f"({DEFAULT_CLASSIFIER.name}) and ONNX Runtime to name them")
 
     def _load_onnxruntime(self, threads: int | None) -> None:
         import onnxruntime as ort
@@ -410,6 +417,22 @@ def _load_index_classifier(
         raise ModelError(
             f"cannot load index classifier {path}: {str(problem).splitlines()[0]}"
         ) from None
+
+
+def _onnx_names(path: Path) -> tuple[str, ...] | None:
+    """The class names an ultralytics export records in its metadata (``{0: '9C', ...}``),
+    read without the onnx package; None when there are none."""
+    data = path.read_bytes()
+    marker = data.find(b"names")
+    start = data.find(b"{", marker)
+    if marker < 0 or start < 0 or start - marker > 8:
+        return None
+    end = data.find(b"}", start)
+    try:
+        mapping = ast.literal_eval(data[start : end + 1].decode())
+        return tuple(str(mapping[i]) for i in range(len(mapping)))
+    except (ValueError, SyntaxError, KeyError, UnicodeDecodeError):
+        return None
 
 
 def _onnx_input_hw(path: Path) -> tuple[int, int]:

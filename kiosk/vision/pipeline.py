@@ -32,6 +32,7 @@ from kiosk.vision.calibration import Calibration, CalibrationError
 from kiosk.vision.events import ReaderWarning, VisionEvent
 from kiosk.vision.reader import Detection as ReaderDetection
 from kiosk.vision.reader import ReaderConfig, TrickReader
+from kiosk.vision.rectify import TableView
 
 SEATS = ("N", "E", "S", "W")
 Detector = Callable[[np.ndarray], Sequence[Any]]
@@ -112,9 +113,12 @@ class FramePipeline:
     def __init__(self, detector: Any, *, calibration: Calibration | None = None,
                  view: str = "overhead", play: Play | None = None,
                  config: ReaderConfig | None = None, use_mat: bool = True,
-                 index_pixels: float = INDEX_PIXELS) -> None:
+                 index_pixels: float = INDEX_PIXELS, rectify: bool = True) -> None:
         self.detect = as_detector(detector)
         self.index_pixels = index_pixels
+        #: warp a slanted (tablet) view to a top-down one before detecting (our detector)
+        self.rectify = rectify
+        self.table_view: TableView | None = None
         self._detector = detector
         #: ``detect()`` keywords for the play area, once calibrated (our detector only)
         self._area_options: dict[str, Any] | None = None
@@ -154,9 +158,17 @@ class FramePipeline:
         else:
             calibration = Calibration.default(self.view, (w, h))
         self.calibration = calibration
+        self.table_view = None
         if takes_play_area(self._detector):
-            # look only at the play area, finely enough to keep the indices readable
-            self._area_options = play_area_options(calibration, self.index_pixels)
+            if self.rectify:
+                self.table_view = TableView.for_calibration(calibration)
+            if self.table_view is not None:
+                # the warped square is the play area; every index there is one size
+                self._area_options = {"min_scale": self.index_pixels
+                                      / max(self.table_view.index_pixels(), 1.0)}
+            else:
+                # look only at the play area, finely enough to keep the indices readable
+                self._area_options = play_area_options(calibration, self.index_pixels)
         self.reader = TrickReader(calibration, self.play.leader, trump=self.play.trump,
                                   sitting_out=self.play.sitting_out, config=self.config)
         self._next_check = t + RECHECK_EVERY
@@ -180,7 +192,12 @@ class FramePipeline:
                 events.append(ReaderWarning(kind="camera_moved", message=check.message,
                                             seat=None, t=t))
         start = time.perf_counter()
-        if self._area_options is not None:
+        detections: Sequence[Any]
+        if self.table_view is not None:
+            square = self.table_view.warp(frame)
+            detections = self.table_view.detections_to_frame(
+                self._detector.detect(square, **(self._area_options or {})))
+        elif self._area_options is not None:
             detections = self._detector.detect(frame, **self._area_options)
         else:
             detections = self.detect(frame)
@@ -215,9 +232,11 @@ def read_video(path: str | Path, detector: Any, *, calibration: Calibration | No
                view: str = "overhead", play: Play | None = None,
                config: ReaderConfig | None = None, fps: float | None = None,
                index_pixels: float = INDEX_PIXELS,
-               record: list[dict[str, Any]] | None = None) -> VideoReading:
+               record: list[dict[str, Any]] | None = None,
+               rectify: bool = True) -> VideoReading:
     """Read a recorded hand from a video file with a detector.
 
+    ``rectify=False`` detects on the frame itself even when the view is slanted.
     ``record``, when given, receives every frame's boxes as a detection stream's frames
     (``{"t", "detections": [[card, confidence, x1, y1, x2, y2], ...]}``): with the
     calibration, :func:`read_stream` replays them without the video or the detector.
@@ -225,7 +244,7 @@ def read_video(path: str | Path, detector: Any, *, calibration: Calibration | No
     from kiosk.vision.frames import open_frames
 
     pipeline = FramePipeline(detector, calibration=calibration, view=view, play=play,
-                             config=config, index_pixels=index_pixels)
+                             config=config, index_pixels=index_pixels, rectify=rectify)
     events: list[tuple[float, VisionEvent]] = []
     t = 0.0
     for frame in open_frames(path, fps):

@@ -410,8 +410,9 @@ class TrickReader:
             # in at once, the one where that card already lay (else the surest) is it.
             track = self._tracks.get(card)
             if track is not None and track.anchors:
-                s = min(found, key=lambda x: (track.distance(x.table), -x.score))
-                if track.distance(s.table) <= cfg.cluster_radius:
+                known = track  # (named for the key function: a narrowed local)
+                s = min(found, key=lambda x: (known.distance(x.table), -x.score))
+                if known.distance(s.table) <= cfg.cluster_radius:
                     self._note_trick_card(card, t)  # (a false box far away is not it)
             else:
                 s = max(found, key=lambda x: x.score)
@@ -600,7 +601,10 @@ class TrickReader:
 
     def _seat_of(self, track: _Track) -> str | None:
         """The seat whose zone the card lies in (the centre of the corners seen)."""
-        return self.calibration.zones.seat_at(track.position) if track.anchors else None
+        if not track.anchors:
+            return None
+        x, y = track.position
+        return self.calibration.zones.seat_at((float(x), float(y)))
 
     def _dominant(self, track: _Track, runner_up: float, t: float) -> bool:
         return self._rested(track, t) and track.total >= self.config.dominance * runner_up

@@ -10,7 +10,6 @@ import pytest
 MODULES = ["kiosk.table.journal", "kiosk.table.setup", "kiosk.table.assignment",
            "kiosk.vision.events", "kiosk.vision.calibration", "kiosk.vision.rectify",
            "kiosk.vision.detector", "kiosk.vision.pipeline", "kiosk.vision.reader",
-           "datasets.proposals",
            "kiosk.app.markers", "kiosk.app.demo", "kiosk.app.headless"]
 
 

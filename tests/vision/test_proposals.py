@@ -3,12 +3,19 @@
 
 from __future__ import annotations
 
+import doctest
 from pathlib import Path
 
 import yaml
 
 from datasets.classes import CLASS_ID
+import datasets.proposals
 from datasets.proposals import PROPOSAL_CLASSES, relabel, write
+
+
+def test_docstring_examples() -> None:
+    result = doctest.testmod(datasets.proposals)
+    assert result.attempted > 0 and result.failed == 0
 
 
 def test_faces_fold_into_index_and_backs_stay_back() -> None:

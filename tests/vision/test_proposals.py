@@ -8,8 +8,8 @@ from pathlib import Path
 
 import yaml
 
-from datasets.classes import CLASS_ID
 import datasets.proposals
+from datasets.classes import CLASS_ID
 from datasets.proposals import PROPOSAL_CLASSES, relabel, write
 
 

@@ -49,7 +49,8 @@ How each tricky case is handled, so none creates or loses a play:
   hand hid it as it landed): the later one waits up to ``order_hold`` for it.
   Two cards that came into sight at the same moment are taken in turn order. A card
   read later still (its name stayed in doubt past ``order_hold``) takes its place in
-  the trick's record before the cards that came down a second or more after it.
+  the trick's record before the cards that came down a second or more after it
+  (when it came down: a nudge since then does not change that).
 - *A card taken back and replaced* before the trick is turned: once the played
   card has been gone for ``takeback_gap`` and another card rests in that seat,
   the reader warns ``card_replaced`` and reports a new ``CardPlayed`` for the
@@ -182,6 +183,10 @@ class _Track:
     last_seen: float
     rest_start: float
     points: np.ndarray
+    #: when the card was put where it lies: a nudge restarts ``rest_start`` but not this
+    #: (the card was played when it first came down); being taken away and put down
+    #: again restarts both
+    came: float = -math.inf
     observations: deque[tuple[float, float]] = field(default_factory=deque)
     # corners seen since the card came to rest: [x, y, weight of the running mean, sightings]
     anchors: list[list[float]] = field(default_factory=list)
@@ -200,7 +205,7 @@ class _Track:
         if self.anchors and t - self.last_seen > cfg.takeback_gap and min(
                 math.hypot(p[0] - a[0], p[1] - a[1]) for p in points for a in self.anchors
         ) > cfg.corner_jump:
-            self.rest_start = t
+            self.rest_start = self.came = t
             self.observations.clear()
             self.anchors = []
             self.total = 0.0  # what was seen of it elsewhere says nothing of this place
@@ -228,6 +233,10 @@ class _Track:
             self.moving = points
             return
         if moved and self.moving is not None:
+            if not matched or self.last_seen - self.rest_start < cfg.rest_time:
+                # still arriving, or gone somewhere else; a card that had come to rest
+                # and moved a little was nudged, and was played when it came down
+                self.came = t
             self.rest_start = t
             self.observations.clear()
             self.anchors = [[float(p[0]), float(p[1]), 1.0, 1.0] for p in points]
@@ -419,7 +428,7 @@ class TrickReader:
                 self._note_trick_card(card, t)
             if track is None:
                 self._tracks[card] = track = _Track(
-                    card=card, first_seen=t, last_seen=t, rest_start=t, points=s.table)
+                    card=card, first_seen=t, last_seen=t, rest_start=t, came=t, points=s.table)
             track.observe(t, s.table, s.score, cfg)
         self._note_occupancy(t, sightings, low)
         events += self._check_cleared(t)
@@ -677,7 +686,7 @@ class TrickReader:
         # a hand over it) that plainly lay there before cards already reported goes in
         # its place, not at the end.
         play = _Play(seat=seat, card=track.card, t=t, confidence=confidence, last_seen=t,
-                     came=track.rest_start)
+                     came=track.came)
         place = len(trick.plays)
         while place > 0 and trick.plays[place - 1].came > play.came + _LATE_READ:
             place -= 1

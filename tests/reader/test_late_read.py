@@ -54,3 +54,25 @@ def test_cards_read_in_the_order_they_came_keep_that_order() -> None:
             seen.append(_sighting("QH", NORTH_BOX))
         reader.feed(t, seen)
     assert reader.all_tricks() == [[("E", "QC"), ("N", "QH")]]
+
+
+def test_a_card_nudged_while_its_name_is_in_doubt_keeps_its_place() -> None:
+    """As above, but North's queen is nudged at 3.0 s, after East and South came down:
+    it was still played when it first came down (a rendered hand did this: N:QH came
+    last in the record after a nudge)."""
+    reader = TrickReader(Calibration.default("overhead", (100, 100)), leader="N", trump="S")
+    nudged = [48, 22, 53, 27]  # 3 px: a nudge, not a card taken away
+    for frame in range(int(8.0 * FPS)):
+        t = frame / FPS
+        seen = []
+        if t >= 0.5:
+            doubt = t < 4.5 and frame % 2 == 0
+            seen.append(_sighting("QD" if doubt else "QH", NORTH_BOX if t < 3.0 else nudged))
+        if t >= 2.0:
+            seen.append(_sighting("QC", EAST_BOX))
+        if t >= 2.8:
+            seen.append(_sighting("KH", SOUTH_BOX))
+        if t >= 6.0:
+            seen.append(_sighting("AH", WEST_BOX))
+        reader.feed(t, seen)
+    assert reader.all_tricks() == [[("N", "QH"), ("E", "QC"), ("S", "KH"), ("W", "AH")]]

@@ -40,6 +40,7 @@ from kiosk.vision.detector import (  # noqa: E402
     CONFIDENCE,
     PROPOSAL_CONFIDENCE,
     Detector,
+    ModelError,
     is_euchre_or_five,
 )
 
@@ -86,6 +87,7 @@ def evaluate(detector: Detector, items: list[tuple[Path, Truth]], operating: flo
     false_all = false_kiosk = 0
     cards_total = cards_found = 0
     missed_cards: dict[str, int] = defaultdict(int)
+    proposed = kiosk_boxes = 0  # the first stage alone: labelled boxes it proposes
     seconds = 0.0
     for path, truth_rows in items:
         image = cv2.imread(str(path))
@@ -100,6 +102,12 @@ def evaluate(detector: Detector, items: list[tuple[Path, Truth]], operating: flo
         ignore = np.array([b for c, b in truth if c is None]).reshape(-1, 4)
         gt_boxes = np.array([b for _, b in labelled]).reshape(-1, 4)
         gt_cls = [c for c, _ in labelled]
+        kiosk = np.array([is_euchre_or_five(c) for c in gt_cls], bool)
+        if kiosk.any():
+            boxes = np.array([p.box for p in detector.propose(image)]).reshape(-1, 4)
+            cover = iou_matrix(gt_boxes[kiosk], boxes)
+            proposed += int((cover.max(axis=1) >= 0.5).sum()) if cover.size else 0
+            kiosk_boxes += int(kiosk.sum())
         for c in gt_cls:
             n_truth[c] += 1
         det_boxes = np.array([d.box for d in dets]).reshape(-1, 4)
@@ -171,6 +179,9 @@ def evaluate(detector: Detector, items: list[tuple[Path, Truth]], operating: flo
             sum(hits[c] for c in kiosk_classes) / max(boxes_kiosk, 1), 4
         ),
         "recall_euchre_and_5s_cards": round(cards_found / max(cards_total, 1), 4),
+        # stage 1 alone: labelled euchre/5 boxes some proposal covers (IoU >= 0.5); a box
+        # not proposed can never be named, so this bounds the box recall
+        "proposal_recall_euchre_and_5s_boxes": round(proposed / max(kiosk_boxes, 1), 4),
         "false_detections_per_image": round(false_all / max(len(items), 1), 4),
         "false_euchre_or_5_detections_per_image": round(false_kiosk / max(len(items), 1), 4),
         "ms_per_image_detect": round(1000 * seconds / max(len(items), 1), 1),
@@ -211,12 +222,16 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     args = parser.parse_args(argv)
     namer = None if args.classifier == "none" else args.classifier
-    detector = Detector(
-        args.model,
-        index_classifier=namer,
-        proposal_confidence=args.proposal_confidence,
-        scales=args.scales,
-    )
+    try:
+        detector = Detector(
+            args.model,
+            index_classifier=namer,
+            proposal_confidence=args.proposal_confidence,
+            scales=args.scales,
+        )
+    except ModelError as problem:
+        print(f"evaluate: {problem}", file=sys.stderr)
+        return 2
     report = {
         "model": str(args.model),
         "index_classifier": str(detector.namer.path) if detector.namer else None,

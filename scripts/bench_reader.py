@@ -21,7 +21,9 @@ Detectors:
   instead of minutes, for trying reader settings (the model's figures still come
   from a ``model`` run; replaying them after changing the model gives stale boxes).
 
-Figures: share of tricks read exactly (cards, seats and order), wrong cards per
+Figures: share of tricks read exactly (cards, seats and order), the same after the
+players answered the questions the reader asked (one tap each: which card lies there),
+and how many questions a hand took; wrong cards per
 1,000 played, false (and missed) renege flags from the rules engine, latency
 from a card coming to rest to its ``CardPlayed`` event, warnings by kind, and
 milliseconds per frame (detector and reader), against the 15 fps budget.
@@ -46,7 +48,7 @@ sys.path.insert(0, str(ROOT))
 
 from datasets import handvideo as hv  # noqa: E402
 from kiosk.vision.calibration import Calibration  # noqa: E402
-from kiosk.vision.events import CardPlayed  # noqa: E402
+from kiosk.vision.events import CardPlayed, TrickCleared  # noqa: E402
 from kiosk.vision.oracle import OracleDetector, OracleNoise  # noqa: E402
 from kiosk.vision.pipeline import (  # noqa: E402
     INDEX_PIXELS,
@@ -57,6 +59,7 @@ from kiosk.vision.pipeline import (  # noqa: E402
     save_stream,
     stream_calibration,
 )
+from kiosk.vision.reader import AMBIGUOUS, MISSING_CARD, SEEN_TWICE, UNREADABLE  # noqa: E402
 
 NOISE_CYCLE = ("typical", "harsh", "clean")
 
@@ -142,6 +145,8 @@ def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
     read_slots = {(k, p.split(":")[0]): p for k, trick in enumerate(got) for p in trick}
     wrong = sum(1 for slot, p in true_slots.items() if read_slots.get(slot) != p)
     wrong += sum(1 for slot in read_slots if slot not in true_slots)
+    asked = asked_seats(reading.events)
+    after = answered(want, got, asked)
     true_reneges, _ = verdict(record, want)
     read_reneges, error = verdict(record, got)
     latencies = []
@@ -154,6 +159,8 @@ def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
         "seed": job["seed"], "view": job["view"], "mat": job["mat"], "noise": job["noise"],
         "calibrated_by": reading.calibration.source if reading.calibration else None,
         "tricks": max(len(want), len(got)), "exact": exact, "plays": len(true_slots),
+        "exact_after_answers": sum(1 for a, b in zip(want, after, strict=False) if a == b),
+        "questions": len(asked),
         "wrong": wrong, "false_reneges": len(read_reneges - true_reneges),
         "missed_reneges": len(true_reneges - read_reneges), "true_reneges": len(true_reneges),
         "record_error": error, "latencies": latencies,
@@ -163,6 +170,47 @@ def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
         "reader_ms": reading.reader_ms, "wall_s": wall,
         "want": want if got != want else None, "got": got if got != want else None,
     }
+
+
+#: warnings that ask the players to tap in a seat's card
+QUESTIONS = (AMBIGUOUS, UNREADABLE, MISSING_CARD, SEEN_TWICE)
+
+
+def asked_seats(events: list[tuple[float, Any]]) -> set[tuple[int, str]]:
+    """(trick index, seat) of every question the reader put to the players."""
+    asked: set[tuple[int, str]] = set()
+    trick = 0
+    for _t, event in events:
+        if isinstance(event, TrickCleared):
+            trick += 1
+        elif getattr(event, "kind", None) in QUESTIONS and event.seat is not None:
+            asked.add((trick, event.seat))
+    return asked
+
+
+def answered(want: list[list[str]], got: list[list[str]],
+             asked: set[tuple[int, str]]) -> list[list[str]]:
+    """The tricks after the players answered each question with the card played (as
+    the table session's correction does: a wrong card is replaced where it lies in the
+    record, a missing one goes in at its turn). A trick the reader never saw stays lost.
+
+    >>> answered([["N:9C", "E:TC"]], [["N:9S"]], {(0, "N"), (0, "E")})
+    [['N:9C', 'E:TC']]
+    """
+    fixed = [list(trick) for trick in got]
+    for k, trick in enumerate(fixed):
+        if k >= len(want):
+            break
+        for position, play in enumerate(want[k]):
+            seat = play.split(":")[0]
+            if (k, seat) not in asked:
+                continue
+            mine = [i for i, p in enumerate(trick) if p.startswith(seat + ":")]
+            if mine:
+                trick[mine[0]] = play
+            else:
+                trick.insert(min(position, len(trick)), play)
+    return fixed
 
 
 def summarize(name: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -188,6 +236,10 @@ def summarize(name: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "detector": name, "hands": len(rows), "tricks": tricks, "tricks_exact": exact,
         "tricks_exact_pct": round(100.0 * exact / max(tricks, 1), 2),
+        # what a table sees: the players answer each question the kiosk asks with a tap;
+        # a trick still wrong after that was recorded wrong without a word
+        "tricks_exact_after_answers": sum(r["exact_after_answers"] for r in rows),
+        "questions_per_hand": round(sum(r["questions"] for r in rows) / max(len(rows), 1), 2),
         "plays": plays, "wrong_cards_per_1000": round(1000.0 * wrong / max(plays, 1), 2),
         "false_reneges": sum(r["false_reneges"] for r in rows),
         "missed_reneges": sum(r["missed_reneges"] for r in rows),

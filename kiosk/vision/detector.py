@@ -230,7 +230,25 @@ class Detector:
         threshold = self.confidence if confidence is None else confidence
         # two stages: the detector proposes index boxes generously, the classifier names
         # each from the full-resolution pixels (or rejects it as no index at all)
-        first = threshold if self.namer is None else self.proposal_confidence
+        if self.namer is None:
+            found = self.propose(image_bgr, threshold, min_scale, scales)
+        else:
+            found = self.propose(image_bgr, self.proposal_confidence, min_scale, scales)
+            found = name_proposals(self.namer, image_bgr, found, threshold)
+        if ox or oy:
+            found = [replace(d, box=_shift(d.box, ox, oy)) for d in found]
+        return found
+
+    def propose(
+        self,
+        image_bgr: np.ndarray,
+        confidence: float | None = None,
+        min_scale: float | None = None,
+        scales: Sequence[float] | None = None,
+    ) -> list[Detection]:
+        """The first stage alone: the YOLO model's boxes from ``confidence`` (default the
+        proposal threshold) up, named by its own class (``index`` for a proposal model)."""
+        first = self.proposal_confidence if confidence is None else confidence
         found: list[Detection] = []
         passes = 0
         for size in self.scales if scales is None else scales:
@@ -248,13 +266,7 @@ class Detector:
                 )
                 found += [replace(d, box=_scaled(d.box, 1 / size)) for d in in_view]
                 passes += 1
-        if passes > 1:
-            found = suppress(found, self.iou)
-        if self.namer is not None:
-            found = name_proposals(self.namer, image_bgr, found, threshold)
-        if ox or oy:
-            found = [replace(d, box=_shift(d.box, ox, oy)) for d in found]
-        return found
+        return suppress(found, self.iou) if passes > 1 else found
 
 
 def tile_grid(

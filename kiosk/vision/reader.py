@@ -9,7 +9,9 @@ facts the table session needs (``kiosk.vision.events``):
   seat's zone for ``rest_time`` with enough evidence for one name;
 - ``TrickComplete`` when every seat that plays this hand has a card down;
 - ``TrickCleared`` when the trick's cards have left the table for ``clear_time``
-  (or the next trick's first card rests before that);
+  (or the next trick's first card rests before that). A trick taken in before all
+  its cards were read (its places empty for ``gathered_time``) is cleared when the
+  next card comes down, with a ``missing_card`` question for each card it lacks;
 - ``ReaderWarning`` for what it will not guess: two names fighting for one seat
   (``ambiguous``), something in a seat it cannot read (``unreadable``), a card
   already played earlier in the hand (``seen_twice``), a card that is not in a
@@ -172,6 +174,8 @@ class ReaderConfig:
     ask_time: float = 2.5
     forget_time: float = 4.0
     order_hold: float = 1.5
+    #: an unfinished trick whose places have all been empty this long was taken in
+    gathered_time: float = 2.0
 
 
 @dataclass
@@ -311,6 +315,10 @@ class _Trick:
     complete: bool = False
     last_seen: float = -math.inf  # last frame any of this trick's cards was seen
     warned: set[str] = field(default_factory=set)
+    #: last frame anything at all (any name, any confidence) lay in a seat that played
+    places_busy: float = -math.inf
+    #: those places were all empty for ``gathered_time``: the trick was taken in
+    gathered: bool = False
 
     def play_of(self, seat: str) -> _Play | None:
         return next((p for p in self.plays if p.seat == seat), None)
@@ -431,6 +439,7 @@ class TrickReader:
                     card=card, first_seen=t, last_seen=t, rest_start=t, came=t, points=s.table)
             track.observe(t, s.table, s.score, cfg)
         self._note_occupancy(t, sightings, low)
+        self._note_gathered(t, sightings, low)
         events += self._check_cleared(t)
         events += self._settle_seats(t)
         self._forget(t)
@@ -495,6 +504,24 @@ class TrickReader:
             history.append((t, seat in seats))
             while history and history[0][0] < horizon:
                 history.popleft()
+
+    def _note_gathered(self, t: float, sightings: list[_CardSighting],
+                       low: list[Detection]) -> None:
+        """Latch when an unfinished trick's places have all been empty for a while: its
+        cards were taken in, even those nobody could read. (A card read under another
+        name, or too faintly to name, still keeps its place busy.)"""
+        trick = self._trick
+        if not trick.plays or trick.complete or trick.gathered:
+            return
+        places = {p.seat for p in trick.plays}
+        seats = {s.seat for s in sightings}
+        if low:
+            pts = self.calibration.to_table(np.array([d.centre for d in low]))
+            seats |= {self.calibration.zones.seat_at(p) for p in pts}
+        if places & seats or trick.places_busy == -math.inf:
+            trick.places_busy = t
+        elif t - trick.places_busy >= self.config.gathered_time:
+            trick.gathered = True
 
     def _mostly_occupied(self, seat: str, t: float) -> bool:
         history = self._occupied.get(seat)
@@ -652,6 +679,19 @@ class TrickReader:
         events: list[VisionEvent] = []
         trick = self._trick
         previous = trick.play_of(seat)
+        several = len(trick.plays) > 1
+        if not trick.complete and (
+                (trick.gathered and (several or previous is None))
+                or (several and t - trick.last_seen >= self.config.gathered_time)):
+            # The places of this unfinished trick's cards have all been empty for a while
+            # (or none of its several cards has been seen for as long: the next lead may
+            # come down where one of them lay) and this card is not its lone card's
+            # replacement: the trick was taken in with cards nobody could read. Record it
+            # as it stands, ask the players for each missing card, and let this card start
+            # the next trick (else every later card would count as a card taken back, and
+            # the rest of the hand be lost).
+            events += self._clear(t)
+            trick, previous = self._trick, None
         if trick.complete:
             gap = self.config.takeback_gap
             others = [p for p in trick.plays if p.seat != seat]
@@ -672,6 +712,7 @@ class TrickReader:
             previous.last_seen = t
             events.append(CardPlayed(seat=seat, card=track.card, t=t, confidence=confidence))
             trick.last_seen = t
+            trick.gathered, trick.places_busy = False, t  # a card played since: not taken in
             return events
         expected = self._expected_seat()
         if expected is not None and seat != expected:
@@ -692,6 +733,7 @@ class TrickReader:
             place -= 1
         trick.plays.insert(place, play)
         trick.last_seen = t
+        trick.gathered, trick.places_busy = False, t  # a card played since: not taken in
         events.append(CardPlayed(seat=seat, card=track.card, t=t, confidence=confidence))
         if not trick.complete and {p.seat for p in trick.plays} >= set(self.players):
             trick.complete = True

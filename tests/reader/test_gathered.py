@@ -1,0 +1,66 @@
+"""A trick taken in before every card of it was read is recorded as it stands, with a
+question for each missing card, and the next trick starts afresh: one unreadable card
+must not lose the rest of the hand."""
+
+from __future__ import annotations
+
+from kiosk.vision.calibration import Calibration
+from kiosk.vision.events import CardPlayed, ReaderWarning, TrickCleared
+from kiosk.vision.reader import MISSING_CARD, TrickReader
+
+BOXES = {"N": [45, 20, 50, 25], "E": [75, 45, 80, 50], "S": [45, 75, 50, 80], "W": [20, 45, 25, 50]}
+FPS = 10
+
+
+def _run(
+    script: list[tuple[float, float, str, str, float]], until: float
+) -> tuple[TrickReader, list[object]]:
+    """Feed sightings ``(from, to, seat, card, confidence)`` frame by frame."""
+    reader = TrickReader(Calibration.default("overhead", (100, 100)), leader="N", trump="S")
+    events: list[object] = []
+    for frame in range(int(until * FPS)):
+        t = frame / FPS
+        seen = [
+            {"card": card, "confidence": conf, "box": BOXES[seat]}
+            for start, end, seat, card, conf in script
+            if start <= t < end
+        ]
+        events += reader.feed(t, seen)
+    return reader, events
+
+
+def test_an_unread_card_does_not_hold_the_trick_after_it_was_taken_in() -> None:
+    """East's card is there but too faint to name; the trick is gathered at 6 s and
+    North leads the next one at 7 s (well inside the time a hidden card is waited for)."""
+    reader, events = _run(
+        [
+            (0.5, 6.0, "N", "9C", 0.9),
+            (1.5, 6.0, "E", "TC", 0.1),  # a card, but no name to go by
+            (2.5, 6.0, "S", "JC", 0.9),
+            (3.5, 6.0, "W", "QC", 0.9),
+            (8.2, 12.0, "N", "AH", 0.9),  # the next lead, where North's 9C lay
+            (9.0, 12.0, "E", "KH", 0.9),
+        ],
+        until=12.0,
+    )
+    assert reader.tricks[0] == [("N", "9C"), ("S", "JC"), ("W", "QC")]
+    assert reader.all_tricks()[1] == [("N", "AH"), ("E", "KH")]
+    asked = [e for e in events if isinstance(e, ReaderWarning) and e.kind == MISSING_CARD]
+    assert [e.seat for e in asked] == ["E"]
+    assert not any(isinstance(e, ReaderWarning) and e.kind == "card_replaced" for e in events)
+
+
+def test_a_lone_lead_taken_back_and_replaced_is_still_a_replacement() -> None:
+    """North leads, takes the card back, and after a long think leads another: one
+    trick, not two."""
+    reader, events = _run(
+        [
+            (0.5, 2.0, "N", "9C", 0.9),
+            (5.0, 9.0, "N", "AH", 0.9),
+            (6.0, 9.0, "E", "KH", 0.9),
+        ],
+        until=9.0,
+    )
+    assert reader.all_tricks() == [[("N", "AH"), ("E", "KH")]]
+    assert not any(isinstance(e, TrickCleared) for e in events)
+    assert [e.card for e in events if isinstance(e, CardPlayed)] == ["9C", "AH", "KH"]

@@ -107,7 +107,7 @@ def _sample_recall(model: Any, video: str | Path, truth: Path) -> float | None:
     import cv2
 
     from kiosk.vision.calibration import Calibration
-    from kiosk.vision.pipeline import play_area_options, takes_play_area
+    from kiosk.vision.pipeline import AreaDetector, as_detector
 
     data = json.loads(truth.read_text(encoding="utf-8"))
     frames = data.get("frames") or []
@@ -117,11 +117,10 @@ def _sample_recall(model: Any, video: str | Path, truth: Path) -> float | None:
         return None
     picks = [busy[int(k * (len(busy) - 1) / max(SAMPLE_FRAMES - 1, 1))]
              for k in range(SAMPLE_FRAMES)]
-    options: dict[str, Any] = {}
-    if takes_play_area(model) and data.get("view") and data.get("size"):
-        # as the frame pipeline will run it: the play area, in tiles
-        calibration = Calibration.default(data["view"], tuple(data["size"]))
-        options = play_area_options(calibration)
+    detect = as_detector(model)
+    if data.get("view") and data.get("size"):
+        # as the frame pipeline will run it: the play area (a tablet's warped top-down)
+        detect = AreaDetector(model, Calibration.default(data["view"], tuple(data["size"])))
     capture = cv2.VideoCapture(str(video))
     found = wanted = 0
     try:
@@ -132,7 +131,7 @@ def _sample_recall(model: Any, video: str | Path, truth: Path) -> float | None:
                 continue
             names = [b["card"] for b in frames[index] if b.get("card") != "back"]
             seen = [getattr(d, "card", None) or d.get("card")
-                    for d in model.detect(image, **options)]
+                    for d in detect(image)]
             wanted += len(names)
             found += sum(min(names.count(c), seen.count(c)) for c in set(names))
     finally:

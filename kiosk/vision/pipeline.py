@@ -79,6 +79,38 @@ def as_detector(detector: Any) -> Detector:
     raise TypeError(f"not a detector: {detector!r}")
 
 
+class AreaDetector:
+    """``detect(frame)`` as the kiosk runs it on a calibrated camera: the play area only,
+    finely enough to keep the indices readable, and for a slanted (tablet) view warped to
+    a top-down square first (:mod:`kiosk.vision.rectify`); boxes in the frame's pixels.
+    A detector without ``roi``/``min_scale`` (a plain callable) gets the whole frame."""
+
+    def __init__(self, detector: Any, calibration: Calibration, *,
+                 index_pixels: float = INDEX_PIXELS, rectify: bool = True) -> None:
+        self.detector = detector
+        self.table_view: TableView | None = None
+        self.options: dict[str, Any] | None = None
+        self._plain = as_detector(detector)
+        if not takes_play_area(detector):
+            return
+        if rectify:
+            self.table_view = TableView.for_calibration(calibration)
+        if self.table_view is not None:
+            # the warped square is the play area; every index there is one size
+            self.options = {"min_scale": index_pixels / max(self.table_view.index_pixels(), 1.0)}
+        else:
+            self.options = play_area_options(calibration, index_pixels)
+
+    def __call__(self, frame: np.ndarray) -> Sequence[Any]:
+        if self.table_view is not None:
+            square = self.table_view.warp(frame)
+            return self.table_view.detections_to_frame(
+                self.detector.detect(square, **(self.options or {})))
+        if self.options is not None:
+            return self.detector.detect(frame, **self.options)  # type: ignore[no-any-return]
+        return self._plain(frame)
+
+
 def first_leader(dealer: str | None, sitting_out: str | None = None) -> str | None:
     """Who leads the first trick, by the rules engine's rule; None when the dealer is unknown.
 
@@ -114,14 +146,12 @@ class FramePipeline:
                  view: str = "overhead", play: Play | None = None,
                  config: ReaderConfig | None = None, use_mat: bool = True,
                  index_pixels: float = INDEX_PIXELS, rectify: bool = True) -> None:
-        self.detect = as_detector(detector)
         self.index_pixels = index_pixels
         #: warp a slanted (tablet) view to a top-down one before detecting (our detector)
         self.rectify = rectify
-        self.table_view: TableView | None = None
         self._detector = detector
-        #: ``detect()`` keywords for the play area, once calibrated (our detector only)
-        self._area_options: dict[str, Any] | None = None
+        #: the detector as run on this camera's frames, once calibrated
+        self.detect: AreaDetector | None = None
         self.calibration = calibration
         self.view = view
         self.play = play or Play()
@@ -158,21 +188,17 @@ class FramePipeline:
         else:
             calibration = Calibration.default(self.view, (w, h))
         self.calibration = calibration
-        self.table_view = None
-        if takes_play_area(self._detector):
-            if self.rectify:
-                self.table_view = TableView.for_calibration(calibration)
-            if self.table_view is not None:
-                # the warped square is the play area; every index there is one size
-                self._area_options = {"min_scale": self.index_pixels
-                                      / max(self.table_view.index_pixels(), 1.0)}
-            else:
-                # look only at the play area, finely enough to keep the indices readable
-                self._area_options = play_area_options(calibration, self.index_pixels)
+        self.detect = AreaDetector(self._detector, calibration,
+                                   index_pixels=self.index_pixels, rectify=self.rectify)
         self.reader = TrickReader(calibration, self.play.leader, trump=self.play.trump,
                                   sitting_out=self.play.sitting_out, config=self.config)
         self._next_check = t + RECHECK_EVERY
         return events
+
+    @property
+    def table_view(self) -> TableView | None:
+        """The warp to a top-down view, when the camera is slanted (after the first frame)."""
+        return self.detect.table_view if self.detect is not None else None
 
     def new_hand(self, play: Play) -> None:
         """A new hand starts (bidding is over): who leads, trump, a lone hand."""
@@ -192,15 +218,8 @@ class FramePipeline:
                 events.append(ReaderWarning(kind="camera_moved", message=check.message,
                                             seat=None, t=t))
         start = time.perf_counter()
-        detections: Sequence[Any]
-        if self.table_view is not None:
-            square = self.table_view.warp(frame)
-            detections = self.table_view.detections_to_frame(
-                self._detector.detect(square, **(self._area_options or {})))
-        elif self._area_options is not None:
-            detections = self._detector.detect(frame, **self._area_options)
-        else:
-            detections = self.detect(frame)
+        assert self.detect is not None
+        detections = self.detect(frame)
         middle = time.perf_counter()
         self.last_detections = detections
         events += self.reader.feed(t, detections)

@@ -5,8 +5,9 @@
 Speed: the whole ``Detector.detect`` call (letterbox, inference, decoding, NMS, and the
 index classifier on every proposal) on a 1280x720 BGR frame, one process, median over
 ``--frames`` calls after a warm-up, for ONNX Runtime and OpenCV DNN, with and without the
-second stage, full frame, a crop of the play area (the middle 720x720), and the tiles the
-kiosk's pipeline uses for a tablet's calibrated play area.
+second stage, full frame, a crop of the play area (the middle 720x720), and what the
+kiosk's pipeline does with a tablet's frame (``pipeline.AreaDetector``: the calibrated
+play area warped to a top-down square, then detected; the warp is included).
 Accuracy: read from ``models/metrics.json`` (written by ``models/evaluate.py``); this
 script does not re-run the evaluation. Targets are printed with PASS / FAIL; they are
 not tests.
@@ -19,6 +20,7 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -49,15 +51,14 @@ def frame() -> np.ndarray:
         return np.random.default_rng(0).integers(0, 255, (720, 1280, 3), dtype=np.uint8)
 
 
-def time_detect(
-    detector: Detector, image: np.ndarray, frames: int, roi=None, min_scale=None
-) -> float:
+def time_detect(detect: Callable[[np.ndarray], object], image: np.ndarray, frames: int) -> float:
+    """Median milliseconds of ``detect(image)`` after a warm-up."""
     for _ in range(5):
-        detector.detect(image, roi=roi, min_scale=min_scale)
+        detect(image)
     times = []
     for _ in range(frames):
         start = time.perf_counter()
-        detector.detect(image, roi=roi, min_scale=min_scale)
+        detect(image)
         times.append(time.perf_counter() - start)
     return 1000 * statistics.median(times)
 
@@ -70,25 +71,25 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from kiosk.vision.calibration import Calibration
-    from kiosk.vision.pipeline import play_area_options
+    from kiosk.vision.pipeline import AreaDetector
 
     image = frame()
     play_area = (280, 0, 1000, 720)
-    # what the kiosk does with a tablet's 720p frame: the calibrated play area, in tiles
-    tablet = play_area_options(Calibration.default("tablet", (1280, 720)))
-    tiles = (tablet["roi"], tablet["min_scale"])
+    tablet = Calibration.default("tablet", (1280, 720))
     results = {}
     for backend in ("onnxruntime", "opencv"):
         for stages, namer in (("two stages", "auto"), ("YOLO only", None)):
             detector = Detector(args.model, backend=backend, index_classifier=namer)
             if namer and detector.namer is None:
                 continue
-            for label, roi, min_scale in (
-                ("full frame", None, None),
-                ("play-area crop 720x720", play_area, None),
-                ("tablet play area, tiles", *tiles),
-            ):
-                ms = time_detect(detector, image, args.frames, roi, min_scale)
+            cases: dict[str, Callable[[np.ndarray], object]] = {
+                "full frame": detector.detect,
+                "play-area crop 720x720": lambda img, d=detector: d.detect(img, roi=play_area),
+                # what the kiosk does with a tablet's 720p frame (warp included)
+                "tablet, warped top-down": AreaDetector(detector, tablet),
+            }
+            for label, detect in cases.items():
+                ms = time_detect(detect, image, args.frames)
                 results[(backend, stages, label)] = ms
                 print(
                     f"speed {backend:11s} {stages:10s} {label:24s} input {detector.input_hw[0]}"

@@ -59,7 +59,13 @@ from kiosk.vision.pipeline import (  # noqa: E402
     save_stream,
     stream_calibration,
 )
-from kiosk.vision.reader import AMBIGUOUS, MISSING_CARD, SEEN_TWICE, UNREADABLE  # noqa: E402
+from kiosk.vision.reader import (  # noqa: E402
+    AMBIGUOUS,
+    MISSING_CARD,
+    SEEN_TWICE,
+    UNREADABLE,
+    UNSURE,
+)
 
 NOISE_CYCLE = ("typical", "harsh", "clean")
 
@@ -149,6 +155,7 @@ def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
     after = answered(want, got, asked)
     true_reneges, _ = verdict(record, want)
     read_reneges, error = verdict(record, got)
+    answered_reneges, _ = verdict(record, after)
     latencies = []
     for p in truth["plays"]:
         times = [t for t, e in reading.events if isinstance(e, CardPlayed)
@@ -163,6 +170,7 @@ def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
         "questions": len(asked),
         "wrong": wrong, "false_reneges": len(read_reneges - true_reneges),
         "missed_reneges": len(true_reneges - read_reneges), "true_reneges": len(true_reneges),
+        "false_reneges_after_answers": len(answered_reneges - true_reneges),
         "record_error": error, "latencies": latencies,
         "warnings": Counter(w.kind for w in reading.warnings),
         "tricky": Counter(e["kind"] for e in truth["events"]),
@@ -173,7 +181,7 @@ def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
 
 
 #: warnings that ask the players to tap in a seat's card
-QUESTIONS = (AMBIGUOUS, UNREADABLE, MISSING_CARD, SEEN_TWICE)
+QUESTIONS = (AMBIGUOUS, UNREADABLE, MISSING_CARD, SEEN_TWICE, UNSURE)
 
 
 def asked_seats(events: list[tuple[float, Any]]) -> set[tuple[int, str]]:
@@ -242,6 +250,7 @@ def summarize(name: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
         "questions_per_hand": round(sum(r["questions"] for r in rows) / max(len(rows), 1), 2),
         "plays": plays, "wrong_cards_per_1000": round(1000.0 * wrong / max(plays, 1), 2),
         "false_reneges": sum(r["false_reneges"] for r in rows),
+        "false_reneges_after_answers": sum(r.get("false_reneges_after_answers", 0) for r in rows),
         "missed_reneges": sum(r["missed_reneges"] for r in rows),
         "true_reneges": sum(r["true_reneges"] for r in rows),
         "latency_s": {"mean": round(statistics.fmean(lat), 3) if lat else None,

@@ -45,8 +45,7 @@ def card_label(card: str) -> str:
 
 def card_words(card: str) -> str:
     """`TH` -> 'ten of hearts' (for sentences)."""
-    ranks = {"9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
-    return f"{ranks.get(card[0], card[0])} of {SUIT_NAMES[card[1]]}"
+    return referee.card_words(card)
 
 
 def clock_text(seconds: float) -> str:

@@ -116,6 +116,8 @@ class Rank(enum.Enum):
 
 
 _RANK_ORDER = {rank: index for index, rank in enumerate(Rank)}
+_RANK_WORDS = dict(zip(Rank, ("two", "three", "four", "five", "six", "seven", "eight",
+                              "nine", "ten", "jack", "queen", "king", "ace"), strict=True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +153,15 @@ class Card:
     def is_euchre(self) -> bool:
         """True for the 24 cards of a euchre pack (9 to ace)."""
         return self.rank.order >= Rank.NINE.order
+
+    @property
+    def words(self) -> str:
+        """The card in plain words, for sentences a player reads.
+
+        >>> Card.parse("TH").words, Card.parse("6d").words
+        ('ten of hearts', 'six of diamonds')
+        """
+        return f"{_RANK_WORDS[self.rank]} of {self.suit.name.lower()}"
 
     def __str__(self) -> str:
         return f"{self.rank.value}{self.suit.value}"

@@ -50,6 +50,11 @@ def normalize_card(token: str) -> str:
     return str(card)
 
 
+def card_words(token: str) -> str:
+    """`TH` -> 'ten of hearts': a card in a sentence a player reads."""
+    return Card.parse(token).words
+
+
 @dataclass(frozen=True)
 class TrickView:
     leader: str

@@ -87,6 +87,7 @@ from typing import Any
 
 import numpy as np
 
+from kiosk.rules.cards import Card
 from kiosk.vision.calibration import Calibration
 from kiosk.vision.events import (
     CardPlayed,
@@ -590,7 +591,7 @@ class TrickReader:
                 # One name holds the seat, but that card is already in an earlier trick.
                 events += self._warn_once(
                     SEEN_TWICE, seat, best.card,
-                    f"{best.card} was already played this hand; "
+                    f"The {_words(best.card)} was already played this hand; "
                     f"please check {_SEAT_NAMES[seat]}'s card.")
                 continue
             if (play is not None and not self._trick.complete
@@ -638,7 +639,7 @@ class TrickReader:
         if stray is None or not self._dominant(stray, runner_up, t):
             return []
         return self._warn_once(NOT_EUCHRE, seat, stray.card,
-                               f"{stray.card} is not a euchre card; "
+                               f"The {_words(stray.card)} is not a euchre card; "
                                f"please take it out of {_SEAT_NAMES[seat]}'s place.")
 
     def _seat_of(self, track: _Track) -> str | None:
@@ -670,10 +671,10 @@ class TrickReader:
                    and tr.frames(t, cfg) >= cfg.min_frames
                    and tr.evidence(t, cfg) >= cfg.accept_evidence]
         if len(settled) >= 2:
-            names = " or ".join(tr.card for tr in sorted(
+            names = " or the ".join(_words(tr.card) for tr in sorted(
                 settled, key=lambda tr: -tr.evidence(t, cfg))[:2])
             events += self._warn_trick(
-                AMBIGUOUS, seat, f"Is {_SEAT_NAMES[seat]}'s card {names}? Please tap it.")
+                AMBIGUOUS, seat, f"Is {_SEAT_NAMES[seat]}'s card the {names}? Please tap it.")
             return
         if self._mostly_occupied(seat, t) and not any(self._rested(tr, t) for tr in tracks):
             events += self._warn_trick(
@@ -712,8 +713,8 @@ class TrickReader:
         if previous is not None:
             events.append(ReaderWarning(
                 kind=CARD_REPLACED, seat=seat, t=t,
-                message=f"{_SEAT_NAMES[seat]} took back {previous.card} and played "
-                        f"{track.card} instead."))
+                message=f"{_SEAT_NAMES[seat]} took back the {_words(previous.card)} and "
+                        f"played the {_words(track.card)} instead."))
             previous.card, previous.t, previous.confidence = track.card, t, confidence
             previous.last_seen = t
             events.append(CardPlayed(seat=seat, card=track.card, t=t, confidence=confidence))
@@ -727,7 +728,8 @@ class TrickReader:
                    if seat == self.sitting_out else f"it was {_SEAT_NAMES[expected]}'s turn")
             events.append(ReaderWarning(
                 kind=OUT_OF_TURN, seat=seat, t=t,
-                message=f"{_SEAT_NAMES[seat]} played {track.card} out of turn ({why})."))
+                message=f"{_SEAT_NAMES[seat]} played the {_words(track.card)} out of turn "
+                        f"({why})."))
         if trick.leader is None:
             trick.leader = seat
         # The record keeps the order the cards came down. A card read late (a hard index,
@@ -755,8 +757,8 @@ class TrickReader:
             return []
         return [ReaderWarning(
             kind=UNSURE, seat=seat, t=t,
-            message=f"Is {_SEAT_NAMES[seat]}'s card {card}? The camera is not sure: "
-                    "tap it if it is another card.")]
+            message=f"Is {_SEAT_NAMES[seat]}'s card the {_words(card)}? The camera is not "
+                    "sure: tap it if it is another card.")]
 
     def _expected_seat(self) -> str | None:
         trick = self._trick
@@ -827,6 +829,14 @@ class TrickReader:
     def _forget(self, t: float) -> None:
         horizon = self.config.forget_time
         self._tracks = {k: tr for k, tr in self._tracks.items() if t - tr.last_seen <= horizon}
+
+
+def _words(card: str) -> str:
+    """A detector's card name in plain words ('JH' -> 'jack of hearts') for a message."""
+    try:
+        return Card.parse(card).words
+    except ValueError:
+        return card
 
 
 def _overlaps(a: _Track, b: _Track, reach: float = 0.03) -> bool:

@@ -34,7 +34,7 @@ import numpy as np
 from datasets.boxes import Box, YoloBox, iou_matrix, read_yolo_labels, yolo_to_pixels
 from datasets.classes import CLASS_ID, CLASSES
 from datasets.real_photos import REAL_DIR, read_labels, split_list
-from kiosk.vision.index_classifier import NONE, crop
+from kiosk.vision.index_classifier import NONE, PATCH, crop
 
 GENERATED = Path(__file__).resolve().parent / "generated"
 OUT = GENERATED / "index_crops.npz"
@@ -49,7 +49,7 @@ SMALLEST_INDEX = 7.0
 
 #: (class id, YOLO box: centre x, centre y, width, height, all 0..1)
 Truth = list[tuple[int, YoloBox]]
-#: patches (N, PATCH, PATCH, 3) BGR, class ids (N,), source number (N,)
+#: patches (N, side, side, 3) BGR (side PATCH unless asked), class ids (N,), source number (N,)
 Patches = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
@@ -86,6 +86,7 @@ def patches_for(
     proposals: list[Box],
     randoms: int = 3,
     unnamed: list[Box] | None = None,
+    size: int = PATCH,
 ) -> Iterator[tuple[np.ndarray, int]]:
     """All patches of one image: jittered labels, detector proposals, random negatives.
 
@@ -93,18 +94,18 @@ def patches_for(
     """
     boxes = np.asarray([box for _, box in truth] + list(unnamed or []), np.float64).reshape(-1, 4)
     for cls, box in truth:
-        yield crop(image, box), cls
+        yield crop(image, box, size), cls
         for _ in range(copies - 1):
-            yield crop(image, jitter(box, rng)), cls
+            yield crop(image, jitter(box, rng), size), cls
     for proposal in proposals:
         overlaps = iou_matrix(np.asarray([proposal], np.float64), boxes)[0]
         best = int(overlaps.argmax()) if len(overlaps) else -1
         if best >= len(truth) and overlaps[best] >= 0.2:
             continue  # on an index too small to name
         if best >= 0 and overlaps[best] >= 0.5:
-            yield crop(image, proposal), truth[best][0]
+            yield crop(image, proposal, size), truth[best][0]
         elif best < 0 or overlaps[best] < 0.2:
-            yield crop(image, proposal), NONE_ID
+            yield crop(image, proposal, size), NONE_ID
     h, w = image.shape[:2]
     faces = [box for cls, box in truth if CLASSES[cls] != "back"] or [(0, 0, 0.06 * w, 0.1 * h)]
     for _ in range(randoms):
@@ -114,14 +115,15 @@ def patches_for(
         box = (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2)
         overlaps = iou_matrix(np.asarray([box], np.float64), boxes)[0]
         if not len(overlaps) or overlaps.max() < 0.1:
-            yield crop(image, box), NONE_ID
+            yield crop(image, box, size), NONE_ID
 
 
 #: (name, images with their labels, copies of each label, shrink the image or not)
 Source = tuple[str, Iterator[tuple[Path, Truth]], int, bool]
 
 
-def build(sources: list[Source], detector_model: Path | None, seed: int = 0) -> Patches:
+def build(sources: list[Source], detector_model: Path | None, seed: int = 0,
+          size: int = PATCH) -> Patches:
     """Patches, labels and source index (position in ``sources``) for all images.
 
     A shrunk source is cut from a copy scaled by a factor drawn from :data:`SHRINK`,
@@ -151,7 +153,8 @@ def build(sources: list[Source], detector_model: Path | None, seed: int = 0) -> 
                 unnamed = [b for _, b in boxes if _long_side(b) < SMALLEST_INDEX]
                 boxes = [(c, b) for c, b in boxes if _long_side(b) >= SMALLEST_INDEX]
             proposals = [d.box for d in detector.detect(image)] if detector and not shrink else []
-            for patch, cls in patches_for(image, boxes, rng, copies, proposals, unnamed=unnamed):
+            for patch, cls in patches_for(image, boxes, rng, copies, proposals, unnamed=unnamed,
+                                          size=size):
                 patches.append(patch)
                 labels.append(cls)
                 origin.append(number)
@@ -171,6 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--synthetic-copies", type=int, default=3)
     parser.add_argument("--real-copies", type=int, default=12)
     parser.add_argument("--small-copies", type=int, default=2, help="per label, shrunk scenes")
+    parser.add_argument("--patch", type=int, default=PATCH, help="patch side in pixels")
     args = parser.parse_args(argv)
     if not (GENERATED / "scenes" / "train" / "images").is_dir():
         print("no scenes: run `python -m datasets.generate` first", file=sys.stderr)
@@ -182,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
             ("synthetic train, shrunk", scene_truth("train"), args.small_copies, True),
         ],
         args.detector,
+        size=args.patch,
     )
     val = build(
         [
@@ -190,6 +195,7 @@ def main(argv: list[str] | None = None) -> int:
         ],
         args.detector,
         seed=1,
+        size=args.patch,
     )
     save(args.out, train, val)
     print(f"{args.out}: {len(train[1])} training and {len(val[1])} validation patches")

@@ -114,7 +114,8 @@ def main(argv: list[str] | None = None) -> int:
         data = {key: archive[key] for key in archive.files}
     x, y = data["x"], data["y"].astype(np.int64)
     labels = [str(v) for v in data["labels"]]
-    assert x.shape[1:] == (PATCH, PATCH, 3), f"patches are {x.shape[1:]}, expected {PATCH}"
+    patch = int(x.shape[1])  # the patches' side (PATCH unless index_crops was told --patch)
+    assert x.shape[1:] == (patch, patch, 3), f"patches are {x.shape[1:]}, not square"
     model = build_network(len(labels))
     if args.init is not None:
         warm_start(model, args.init, x)
@@ -156,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
         # every epoch, so a stopped run leaves weights to continue from (--init)
         args.checkpoint.parent.mkdir(parents=True, exist_ok=True)
         torch.save(model.state_dict(), args.checkpoint)
-    export(model, labels, args.out)
+    export(model, labels, args.out, patch)
     print(
         f"exported {args.out} ({args.out.stat().st_size / 1e6:.2f} MB), weights {args.checkpoint}"
     )
@@ -212,13 +213,14 @@ def warm_start(model, path: Path, patches: np.ndarray) -> None:
                 break
 
 
-def export(model, labels: list[str], out: Path) -> None:
-    """ONNX with a dynamic batch and the class names in the metadata (``names``)."""
+def export(model, labels: list[str], out: Path, patch: int = PATCH) -> None:
+    """ONNX with a dynamic batch, the class names (``names``) and the patch side (``patch``)
+    in the metadata."""
     import onnx
     import torch
 
     model.eval()
-    dummy = torch.zeros(1, 3, PATCH, PATCH)
+    dummy = torch.zeros(1, 3, patch, patch)
     torch.onnx.export(
         model, (dummy,), str(out), input_names=["patches"], output_names=["logits"],
         dynamic_axes={"patches": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False,
@@ -227,7 +229,7 @@ def export(model, labels: list[str], out: Path) -> None:
     entry = proto.metadata_props.add()
     entry.key, entry.value = "names", repr(labels)
     entry = proto.metadata_props.add()
-    entry.key, entry.value = "patch", str(PATCH)
+    entry.key, entry.value = "patch", str(patch)
     onnx.save(proto, str(out))
 
 

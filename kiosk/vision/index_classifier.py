@@ -61,7 +61,7 @@ def crop(image: np.ndarray, box: Sequence[float], size: int = PATCH) -> np.ndarr
 
 
 def to_blob(patches: Sequence[np.ndarray]) -> np.ndarray:
-    """BGR uint8 patches to the network's (N, 3, PATCH, PATCH) RGB float input in 0..1."""
+    """BGR uint8 patches to the network's (N, 3, side, side) RGB float input in 0..1."""
     stack = np.stack(patches)[..., ::-1].astype(np.float32) / 255.0
     return np.ascontiguousarray(stack.transpose(0, 3, 1, 2))
 
@@ -92,12 +92,14 @@ class IndexClassifier:
         if not names:
             raise ValueError(f"{self.path}: no class names in the model metadata")
         self.classes: tuple[str, ...] = tuple(ast.literal_eval(names))
+        #: the patch side the network was trained on (its export records it)
+        self.patch = int(self._session.get_modelmeta().custom_metadata_map.get("patch", PATCH))
 
     def probabilities(self, image: np.ndarray, boxes: Sequence[Sequence[float]]) -> np.ndarray:
         """Class probabilities, one row per box (softmax over ``self.classes``)."""
         if not boxes:
             return np.zeros((0, len(self.classes)), np.float32)
-        patches = [crop(image, box) for box in boxes]
+        patches = [crop(image, box, self.patch) for box in boxes]
         turned = [np.rot90(patch, k) for k in range(self.turns) for patch in patches]
         logits = np.asarray(self._session.run(None, {self._input: to_blob(turned)})[0], np.float32)
         logits -= logits.max(axis=1, keepdims=True)

@@ -242,3 +242,21 @@ def test_a_face_down_card_needs_both_networks() -> None:
     namer = Namer([[0.8, 0.1, 0.1], [0.9, 0.05, 0.05], [0.95, 0.0, 0.05]])
     found = name_proposals(namer, np.zeros((60, 150, 3), np.uint8), proposals, 0.5)  # type: ignore[arg-type]
     assert found == [Detection("back", pytest.approx(0.8), (0, 0, 40, 60))]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
+def test_a_network_trained_on_larger_patches_is_read_at_its_own_size(tmp_path: Path) -> None:
+    """The export records its patch side; the run-time classifier cuts patches that size
+    (a 48-pixel network fed 32-pixel patches would read nonsense)."""
+    sys.path.insert(0, str(REPO / "models"))
+    import train_classifier as trainer
+
+    from kiosk.vision.index_classifier import IndexClassifier
+
+    out = tmp_path / "wide.onnx"
+    trainer.export(trainer.build_network(len(LABELS)), list(LABELS), out, 48)
+    namer = IndexClassifier(out)
+    assert namer.patch == 48
+    image = np.zeros((100, 100, 3), np.uint8)
+    assert namer.probabilities(image, [(10, 10, 30, 40)]).shape == (1, len(LABELS))
+    assert IndexClassifier().patch == PATCH  # the shipped one: 32

@@ -20,6 +20,10 @@ class _Echo:
     def detect(self, image: np.ndarray, confidence: float = 0.0) -> list[Detection]:
         return [d for d in self.detections if d.confidence >= confidence]
 
+    def propose(self, image: np.ndarray) -> list[Detection]:
+        """The first stage: the same boxes, whatever they were named."""
+        return self.detections
+
 
 def _image(tmp_path: Path) -> Path:
     path = tmp_path / "a.png"
@@ -39,6 +43,7 @@ def test_perfect_detector(tmp_path: Path) -> None:
     report = evaluate(_Echo(dets), [(_image(tmp_path), truth)], operating=0.4)
     assert report["mAP50"] == 1.0 and report["mAP50-95"] == 1.0
     assert report["recall_euchre_and_5s_boxes"] == 1.0
+    assert report["proposal_recall_euchre_and_5s_boxes"] == 1.0
     assert report["false_detections_per_image"] == 0.0
 
 
@@ -49,3 +54,5 @@ def test_wrong_name_is_missed_and_false(tmp_path: Path) -> None:
     assert report["recall_euchre_and_5s_cards"] == 0.0
     assert report["false_detections_per_image"] == 1.0  # the JD; the AS lies on the joker
     assert report["missed_cards"] == {"JH": 1}
+    # the box was proposed: it is the naming that failed
+    assert report["proposal_recall_euchre_and_5s_boxes"] == 1.0

@@ -54,6 +54,9 @@ How each tricky case is handled, so none creates or loses a play:
   read later still (its name stayed in doubt past ``order_hold``) takes its place in
   the trick's record before the cards that came down a second or more after it
   (when it came down: a nudge since then does not change that).
+- *A misread beside a trick card*: a name that already lay in a seat before the
+  trick was full, while the seat's own card still lies there, is not the next
+  lead (a lead comes down after the trick is full); it is set aside.
 - *A card taken back and replaced* before the trick is turned: once the played
   card has been gone for ``takeback_gap`` and another card rests in that seat,
   the reader warns ``card_replaced`` and reports a new ``CardPlayed`` for the
@@ -326,6 +329,7 @@ class _Trick:
     places_busy: float = -math.inf
     #: those places were all empty for ``gathered_time``: the trick was taken in
     gathered: bool = False
+    completed_at: float = math.inf  # when every seat had a card in it
 
     def play_of(self, seat: str) -> _Play | None:
         return next((p for p in self.plays if p.seat == seat), None)
@@ -699,6 +703,13 @@ class TrickReader:
             # the rest of the hand be lost).
             events += self._clear(t)
             trick, previous = self._trick, None
+        if (trick.complete and previous is not None and track.came < trick.completed_at
+                and t - previous.last_seen < self.config.takeback_gap):
+            # A name that already lay in this seat before the trick was full, while the
+            # seat's own card still lies there, is not the next lead (that comes down
+            # after the trick is full) but something on or by that card read wrongly.
+            track.shadow = True
+            return events
         if trick.complete:
             gap = self.config.takeback_gap
             others = [p for p in trick.plays if p.seat != seat]
@@ -746,7 +757,7 @@ class TrickReader:
         events.append(CardPlayed(seat=seat, card=track.card, t=t, confidence=confidence))
         events += self._doubt(seat, track.card, confidence, t)
         if not trick.complete and {p.seat for p in trick.plays} >= set(self.players):
-            trick.complete = True
+            trick.complete, trick.completed_at = True, t
             events.append(TrickComplete(t=t))
         return events
 

@@ -8,14 +8,20 @@ from kiosk.vision.calibration import Calibration
 from kiosk.vision.events import CardPlayed, ReaderWarning, TrickCleared
 from kiosk.vision.reader import MISSING_CARD, TrickReader
 
-BOXES = {"N": [45, 20, 50, 25], "E": [75, 45, 80, 50], "S": [45, 75, 50, 80], "W": [20, 45, 25, 50]}
+BOXES = {
+    "N": [45, 20, 50, 25],
+    "E": [75, 45, 80, 50],
+    "S": [45, 75, 50, 80],
+    "W": [20, 45, 25, 50],
+    "N aside": [39, 21, 44, 26],  # still North's place, beside North's card
+}
 FPS = 10
 
 
 def _run(
     script: list[tuple[float, float, str, str, float]], until: float
 ) -> tuple[TrickReader, list[object]]:
-    """Feed sightings ``(from, to, seat, card, confidence)`` frame by frame."""
+    """Feed sightings ``(from, to, place, card, confidence)`` frame by frame."""
     reader = TrickReader(Calibration.default("overhead", (100, 100)), leader="N", trump="S")
     events: list[object] = []
     for frame in range(int(until * FPS)):
@@ -64,3 +70,23 @@ def test_a_lone_lead_taken_back_and_replaced_is_still_a_replacement() -> None:
     assert reader.all_tricks() == [[("N", "AH"), ("E", "KH")]]
     assert not any(isinstance(e, TrickCleared) for e in events)
     assert [e.card for e in events if isinstance(e, CardPlayed)] == ["9C", "AH", "KH"]
+
+
+def test_a_misread_that_lay_there_before_the_trick_was_full_is_not_the_next_lead() -> None:
+    """North's king of spades also reads, faintly, as a king of clubs a little aside (court
+    art). When the trick fills, that 'card' must not count as North leading the next trick
+    (a rendered hand lost four tricks that way: every later trick shifted by one)."""
+    reader, events = _run(
+        [
+            (0.5, 6.0, "S", "QH", 0.9),
+            (1.5, 6.0, "W", "TH", 0.9),
+            (2.5, 6.0, "N", "KS", 0.9),
+            (2.7, 6.0, "N aside", "KC", 0.5),
+            (3.5, 6.0, "E", "TD", 0.9),
+            (7.5, 10.0, "S", "TC", 0.9),  # the next lead, after the trick was raked in
+        ],
+        until=10.0,
+    )
+    assert reader.tricks[0] == [("S", "QH"), ("W", "TH"), ("N", "KS"), ("E", "TD")]
+    assert reader.all_tricks()[1] == [("S", "TC")]
+    assert "KC" not in [e.card for e in events if isinstance(e, CardPlayed)]

@@ -449,8 +449,9 @@ class TrickReader:
                 self._tracks[card] = track = _Track(
                     card=card, first_seen=t, last_seen=t, rest_start=t, came=t, points=s.table)
             track.observe(t, s.table, s.score, cfg)
-        self._note_occupancy(t, sightings, low)
-        self._note_gathered(t, sightings, low)
+        low_seats = self._seats_of(low)
+        self._note_occupancy(t, sightings, low_seats)
+        self._note_gathered(t, sightings, low_seats)
         events += self._check_cleared(t)
         events += self._settle_seats(t)
         self._forget(t)
@@ -500,15 +501,21 @@ class TrickReader:
             play.last_seen = t
             self._trick.last_seen = max(self._trick.last_seen, t)
 
+    def _seats_of(self, boxes: list[Detection]) -> set[str]:
+        """The seats whose zones these boxes lie in."""
+        if not boxes:
+            return set()
+        pts = self.calibration.to_table(np.array([d.centre for d in boxes]))
+        return {z for p in pts if (z := self.calibration.zones.seat_at(p)) is not None}
+
     def _note_occupancy(self, t: float, sightings: list[_CardSighting],
-                        low: list[Detection]) -> None:
+                        low_seats: set[str]) -> None:
         """Remember, frame by frame, which seats show *something* the reader cannot
-        name yet: an unreadable card is still a card, and should be asked about."""
+        name yet: an unreadable card is still a card, and should be asked about.
+        ``low_seats``: where the boxes too faint to name lie."""
         known = self._played_cards | self._trick.cards()
         seats = {s.seat for s in sightings if s.seat is not None and s.card not in known}
-        if low:
-            pts = self.calibration.to_table(np.array([d.centre for d in low]))
-            seats |= {z for p in pts if (z := self.calibration.zones.seat_at(p)) is not None}
+        seats |= low_seats
         horizon = t - self.config.ask_time
         for seat in SEATS:
             history = self._occupied.setdefault(seat, deque())
@@ -517,19 +524,16 @@ class TrickReader:
                 history.popleft()
 
     def _note_gathered(self, t: float, sightings: list[_CardSighting],
-                       low: list[Detection]) -> None:
+                       low_seats: set[str]) -> None:
         """Latch when an unfinished trick's places have all been empty for a while: its
         cards were taken in, even those nobody could read. (A card read under another
-        name, or too faintly to name, still keeps its place busy.)"""
+        name, or too faintly to name, still keeps its place busy.) Every play sets
+        ``places_busy``, so the clock runs from the trick's last card at the latest."""
         trick = self._trick
         if not trick.plays or trick.complete or trick.gathered:
             return
         places = {p.seat for p in trick.plays}
-        seats = {s.seat for s in sightings}
-        if low:
-            pts = self.calibration.to_table(np.array([d.centre for d in low]))
-            seats |= {self.calibration.zones.seat_at(p) for p in pts}
-        if places & seats or trick.places_busy == -math.inf:
+        if places & ({s.seat for s in sightings} | low_seats):
             trick.places_busy = t
         elif t - trick.places_busy >= self.config.gathered_time:
             trick.gathered = True
@@ -728,11 +732,7 @@ class TrickReader:
                         f"played the {_words(track.card)} instead."))
             previous.card, previous.t, previous.confidence = track.card, t, confidence
             previous.last_seen = t
-            events.append(CardPlayed(seat=seat, card=track.card, t=t, confidence=confidence))
-            events += self._doubt(seat, track.card, confidence, t)
-            trick.last_seen = t
-            trick.gathered, trick.places_busy = False, t  # a card played since: not taken in
-            return events
+            return events + self._played(seat, track.card, confidence, t)
         expected = self._expected_seat()
         if expected is not None and seat != expected:
             why = (f"{_SEAT_NAMES[seat]} sits out this lone hand"
@@ -752,24 +752,28 @@ class TrickReader:
         while place > 0 and trick.plays[place - 1].came > play.came + _LATE_READ:
             place -= 1
         trick.plays.insert(place, play)
-        trick.last_seen = t
-        trick.gathered, trick.places_busy = False, t  # a card played since: not taken in
-        events.append(CardPlayed(seat=seat, card=track.card, t=t, confidence=confidence))
-        events += self._doubt(seat, track.card, confidence, t)
+        events += self._played(seat, track.card, confidence, t)
         if not trick.complete and {p.seat for p in trick.plays} >= set(self.players):
             trick.complete, trick.completed_at = True, t
             events.append(TrickComplete(t=t))
         return events
 
-    def _doubt(self, seat: str, card: str, confidence: float, t: float) -> list[VisionEvent]:
-        """A question with a card reported on thin evidence: the players confirm or fix
-        it with a tap, rather than the kiosk scoring (or calling a renege on) a guess."""
-        if confidence >= self.config.sure_confidence:
-            return []
-        return [ReaderWarning(
-            kind=UNSURE, seat=seat, t=t,
-            message=f"Is {_SEAT_NAMES[seat]}'s card the {_words(card)}? The camera is not "
-                    "sure: tap it if it is another card.")]
+    def _played(self, seat: str, card: str, confidence: float, t: float) -> list[VisionEvent]:
+        """A card now stands in the trick's record (a new play or a replacement): the trick
+        was seen now and is not taken in, and the event goes out, with a question when the
+        card was read on thin evidence (the players confirm or fix it with a tap, rather
+        than the kiosk scoring, or calling a renege on, a guess)."""
+        trick = self._trick
+        trick.last_seen = t
+        trick.gathered, trick.places_busy = False, t
+        events: list[VisionEvent] = [
+            CardPlayed(seat=seat, card=card, t=t, confidence=confidence)]
+        if confidence < self.config.sure_confidence:
+            events.append(ReaderWarning(
+                kind=UNSURE, seat=seat, t=t,
+                message=f"Is {_SEAT_NAMES[seat]}'s card the {_words(card)}? The camera is "
+                        "not sure: tap it if it is another card."))
+        return events
 
     def _expected_seat(self) -> str | None:
         trick = self._trick

@@ -60,6 +60,12 @@ TABLET_CORNERS: tuple[tuple[float, float], ...] = (
     (0.22, 0.08), (0.78, 0.08), (1.02, 0.98), (-0.02, 0.98),
 )
 
+#: A printed corner index's length in table units (about 2 cm on a 75 cm play area).
+INDEX_UNITS = 0.027
+#: Table units kept around the seat zones when looking at the play area (a card lying
+#: across a zone's edge).
+PLAY_AREA_MARGIN = 0.08
+
 #: How far (pixels, as a share of the picture diagonal) markers may drift
 #: before the camera counts as moved.
 MOVED_TOLERANCE = 0.01
@@ -184,7 +190,7 @@ class Calibration:
         """Each seat's zone as a pixel polygon, for the calibration screen to draw."""
         return {seat: self.to_image(self.zones.polygon(seat)) for seat in ("N", "E", "S", "W")}
 
-    def play_area_box(self, margin: float = 0.08) -> tuple[int, int, int, int]:
+    def play_area_box(self, margin: float = PLAY_AREA_MARGIN) -> tuple[int, int, int, int]:
         """The pixel rectangle (x1, y1, x2, y2) around the seat zones plus ``margin`` table
         units (a card lying across a zone's edge): the only part of the picture where
         played cards count, so the detector need not look elsewhere."""
@@ -197,13 +203,18 @@ class Calibration:
         return max(0, int(x1)), max(0, int(y1)), min(w, int(x2)), min(h, int(y2))
 
     def index_pixels(self) -> float:
-        """How long a card's printed index (about 2 cm, 0.027 table units) looks at the
+        """How long a card's printed index (about 2 cm, ``INDEX_UNITS``) looks at the
         middle of the play area, in pixels: tells the detector how finely to look."""
-        centre = self.to_image([(0.5, 0.5 - 0.0135), (0.5, 0.5 + 0.0135)])
-        across = self.to_image([(0.5 - 0.0135, 0.5), (0.5 + 0.0135, 0.5)])
-        return float(
-            min(np.linalg.norm(centre[1] - centre[0]), np.linalg.norm(across[1] - across[0]))
-        )
+        return INDEX_UNITS * self.pixels_per_unit((0.5, 0.5), INDEX_UNITS / 2)
+
+    def pixels_per_unit(self, at: Sequence[float], step: float = 0.01) -> float:
+        """Picture pixels per table unit at table point ``at``, along the direction the
+        picture shrinks most (measured over ``step`` units either side)."""
+        u, v = float(at[0]), float(at[1])
+        down = self.to_image([(u, v - step), (u, v + step)])
+        across = self.to_image([(u - step, v), (u + step, v)])
+        shortest = min(np.linalg.norm(down[1] - down[0]), np.linalg.norm(across[1] - across[0]))
+        return float(shortest) / (2 * step)
 
     def seat_at_pixel(self, x: float, y: float) -> str | None:
         return self.zones.seat_at(self.to_table([(x, y)])[0])

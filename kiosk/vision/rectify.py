@@ -13,7 +13,7 @@ The square is as fine as the frame at its nearest seat (no index is shrunk) but 
 than :data:`MAX_SIDE`; a far seat's indices are enlarged, which adds no detail but gives
 both networks the size and shape they were trained on.
 
->>> from kiosk.vision.calibration import Calibration
+>>> from kiosk.vision.calibration import INDEX_UNITS, PLAY_AREA_MARGIN, Calibration
 >>> TableView.for_calibration(Calibration.default("overhead", (960, 960))) is None
 True
 >>> view = TableView.for_calibration(Calibration.default("tablet", (1280, 720)))
@@ -30,18 +30,13 @@ from typing import Any
 import cv2
 import numpy as np
 
-from kiosk.vision.calibration import Calibration
+from kiosk.vision.calibration import INDEX_UNITS, PLAY_AREA_MARGIN, Calibration
 
 #: the warped square's side is capped here: the detector's cost grows with its area
 MAX_SIDE = 1280
 #: a view whose pixels per table unit differ more than this between the nearest and the
 #: farthest part of the play area is warped; an overhead camera (about 1.0) is not
 SLANT = 1.25
-#: table units of margin around the seat zones in the warped picture (a card lying
-#: across a zone's edge), as ``Calibration.play_area_box`` keeps
-MARGIN = 0.08
-#: a printed index's length in table units (about 2 cm), as ``Calibration.index_pixels``
-INDEX_UNITS = 0.027
 
 
 @dataclass(frozen=True)
@@ -54,13 +49,16 @@ class TableView:
     size: tuple[int, int]
     #: the square's pixels per table unit (the play area is a unit square's middle)
     pixels_per_unit: float
+    #: 3x3 homography from the square's pixels back to the frame's (``matrix`` inverted)
+    inverse: np.ndarray
 
     @classmethod
-    def for_calibration(cls, calibration: Calibration, *, force: bool = False,
-                        max_side: int = MAX_SIDE) -> TableView | None:
+    def for_calibration(
+        cls, calibration: Calibration, *, force: bool = False, max_side: int = MAX_SIDE
+    ) -> TableView | None:
         """The warp for a slanted camera; None for one that already looks down on the
         table (``force`` makes one anyway)."""
-        reach = calibration.zones.outer + MARGIN
+        reach = calibration.zones.outer + PLAY_AREA_MARGIN
         lo, hi = 0.5 - reach, 0.5 + reach
         nearest, farthest = _scale_range(calibration, lo, hi)
         if not force and nearest < SLANT * farthest:
@@ -69,51 +67,69 @@ class TableView:
         side = max(side, 64)
         k = side / (hi - lo)
         units_to_square = np.array([[k, 0.0, -lo * k], [0.0, k, -lo * k], [0.0, 0.0, 1.0]])
-        return cls(matrix=units_to_square @ calibration.homography, size=(side, side),
-                   pixels_per_unit=k)
+        matrix = units_to_square @ calibration.homography
+        return cls(
+            matrix=matrix, size=(side, side), pixels_per_unit=k, inverse=np.linalg.inv(matrix)
+        )
 
     def index_pixels(self) -> float:
-        """How long a printed index (0.027 table units, as ``Calibration.index_pixels``)
-        is in the square: the same everywhere."""
+        """How long a printed index (``INDEX_UNITS``, as ``Calibration.index_pixels``) is
+        in the square: the same everywhere."""
         return INDEX_UNITS * self.pixels_per_unit
 
     def warp(self, frame: np.ndarray) -> np.ndarray:
         """The top-down square picture of the play area (outside the frame: black)."""
-        return cv2.warpPerspective(frame, self.matrix, self.size, flags=cv2.INTER_LINEAR,
-                                   borderMode=cv2.BORDER_CONSTANT)
+        return cv2.warpPerspective(
+            frame, self.matrix, self.size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT
+        )
 
     def box_to_frame(self, box: Sequence[float]) -> tuple[float, float, float, float]:
         """A box in the square -> the frame box around its four mapped corners, moved so
         that its centre is the mapped centre (the reader places a card by its centre)."""
-        x1, y1, x2, y2 = (float(v) for v in box)
-        points = np.array([(x1, y1), (x2, y1), (x2, y2), (x1, y2),
-                           ((x1 + x2) / 2, (y1 + y2) / 2)])
-        mapped = cv2.perspectiveTransform(points.reshape(-1, 1, 2),
-                                          np.linalg.inv(self.matrix)).reshape(-1, 2)
-        half_w = float(mapped[:4, 0].max() - mapped[:4, 0].min()) / 2
-        half_h = float(mapped[:4, 1].max() - mapped[:4, 1].min()) / 2
-        cx, cy = float(mapped[4, 0]), float(mapped[4, 1])
-        return cx - half_w, cy - half_h, cx + half_w, cy + half_h
+        return self.boxes_to_frame([box])[0]
+
+    def boxes_to_frame(
+        self, boxes: Sequence[Sequence[float]]
+    ) -> list[tuple[float, float, float, float]]:
+        """:meth:`box_to_frame` for many boxes, in one transform."""
+        if not boxes:
+            return []
+        b = np.asarray(boxes, np.float64).reshape(-1, 4)
+        x1, y1, x2, y2 = b[:, 0], b[:, 1], b[:, 2], b[:, 3]
+        corners = np.stack(
+            [
+                np.stack([x1, y1], 1),
+                np.stack([x2, y1], 1),
+                np.stack([x2, y2], 1),
+                np.stack([x1, y2], 1),
+                np.stack([(x1 + x2) / 2, (y1 + y2) / 2], 1),
+            ],
+            axis=1,
+        )
+        mapped = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), self.inverse)
+        mapped = mapped.reshape(len(b), 5, 2)
+        half = (mapped[:, :4].max(axis=1) - mapped[:, :4].min(axis=1)) / 2
+        centre = mapped[:, 4]
+        return [
+            (float(cx - hw), float(cy - hh), float(cx + hw), float(cy + hh))
+            for (cx, cy), (hw, hh) in zip(centre, half, strict=True)
+        ]
 
     def detections_to_frame(self, detections: Sequence[Any]) -> list[Any]:
         """The detector's boxes in the square, moved to the frame's pixels."""
-        moved: list[Any] = []
-        for d in detections:
-            if isinstance(d, dict):
-                moved.append({**d, "box": list(self.box_to_frame(d["box"]))})
-            else:
-                moved.append(replace(d, box=self.box_to_frame(d.box)))
-        return moved
+        boxes = self.boxes_to_frame(
+            [d["box"] if isinstance(d, dict) else d.box for d in detections]
+        )
+        return [
+            {**d, "box": list(box)} if isinstance(d, dict) else replace(d, box=box)
+            for d, box in zip(detections, boxes, strict=True)
+        ]
 
 
 def _scale_range(calibration: Calibration, lo: float, hi: float) -> tuple[float, float]:
     """Largest and smallest frame pixels per table unit over the play area (measured
     across, at the middle of each edge of it: the nearest and farthest seats)."""
-    step = 0.01
-    scales = []
-    for u, v in ((0.5, lo), (0.5, hi), (lo, 0.5), (hi, 0.5)):
-        ends = calibration.to_image([(u - step, v), (u + step, v)])
-        sides = calibration.to_image([(u, v - step), (u, v + step)])
-        scales.append(min(float(np.linalg.norm(ends[1] - ends[0])),
-                          float(np.linalg.norm(sides[1] - sides[0]))) / (2 * step))
+    scales = [
+        calibration.pixels_per_unit(at) for at in ((0.5, lo), (0.5, hi), (lo, 0.5), (hi, 0.5))
+    ]
     return max(scales), min(scales)

@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from kiosk.vision.calibration import PLAY_AREA_MARGIN as MARGIN
 from kiosk.vision.calibration import Calibration
-from kiosk.vision.rectify import MARGIN, MAX_SIDE, TableView
+from kiosk.vision.rectify import MAX_SIDE, TableView
 
 TABLET = Calibration.default("tablet", (1280, 720))
 
@@ -35,7 +36,7 @@ def test_the_square_is_the_play_area_seen_from_above() -> None:
     # a white dot at North's place in the frame is white at North's place in the square
     frame = np.zeros((720, 1280, 3), np.uint8)
     x, y = (int(round(v)) for v in frame_points[0])
-    frame[y - 3:y + 4, x - 3:x + 4] = 255
+    frame[y - 3 : y + 4, x - 3 : x + 4] = 255
     square = view.warp(frame)
     sx, sy = (int(round(v)) for v in square_points[0])
     assert square[sy, sx].min() > 200
@@ -47,11 +48,13 @@ def test_a_box_goes_back_to_the_frame_centred_where_the_card_is() -> None:
     assert view is not None
     for table_point in ((0.5, 0.2), (0.5, 0.8), (0.25, 0.5)):
         frame_point = TABLET.to_image([table_point])[0]
-        centre = (np.asarray(table_point) - (0.5 - TABLET.zones.outer - MARGIN)) \
-            * view.pixels_per_unit
+        centre = (
+            np.asarray(table_point) - (0.5 - TABLET.zones.outer - MARGIN)
+        ) * view.pixels_per_unit
         box = view.box_to_frame((*(centre - 10), *(centre + 10)))
         assert ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2) == pytest.approx(
-            tuple(frame_point), abs=1e-6)
+            tuple(frame_point), abs=1e-6
+        )
     # far away (North) a square's box is smaller in the frame than near (South)
     north = view.box_to_frame((100, 100, 120, 120))
     south = view.box_to_frame((100, view.size[1] - 120, 120, view.size[1] - 100))

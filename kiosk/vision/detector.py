@@ -160,8 +160,9 @@ class Detector:
                 self._load_onnxruntime(threads)
             elif backend == "opencv":
                 self._net = cv2.dnn.readNetFromONNX(str(path))
-                self.input_hw = _onnx_input_hw(path)
-                self.classes = _onnx_names(path) or CLASSES
+                model_bytes = path.read_bytes()  # the metadata, read once for both
+                self.input_hw = _onnx_input_hw(path, model_bytes)
+                self.classes = _onnx_names(model_bytes) or CLASSES
             else:
                 raise ModelError(f"unknown backend {backend!r} (onnxruntime or opencv)")
         except ModelError:
@@ -431,10 +432,9 @@ def _load_index_classifier(
         ) from None
 
 
-def _onnx_names(path: Path) -> tuple[str, ...] | None:
+def _onnx_names(data: bytes) -> tuple[str, ...] | None:
     """The class names an ultralytics export records in its metadata (``{0: '9C', ...}``),
-    read without the onnx package; None when there are none."""
-    data = path.read_bytes()
+    read from the model file's bytes without the onnx package; None when there are none."""
     marker = data.find(b"names")
     start = data.find(b"{", marker)
     if marker < 0 or start < 0 or start - marker > 8:
@@ -447,13 +447,13 @@ def _onnx_names(path: Path) -> tuple[str, ...] | None:
         return None
 
 
-def _onnx_input_hw(path: Path) -> tuple[int, int]:
-    """The fixed input height and width of an ONNX model, read without the onnx package.
+def _onnx_input_hw(path: Path, data: bytes) -> tuple[int, int]:
+    """The fixed input height and width of the ONNX model ``path`` (its bytes ``data``),
+    read without the onnx package.
 
     Used for the OpenCV backend, which does not report input shapes; ultralytics
     exports also record ``imgsz`` in the metadata, which is what this reads.
     """
-    data = path.read_bytes()
     marker = data.find(b"imgsz")
     if marker < 0:
         raise ModelError(f"{path}: no input size in the model metadata")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from kiosk.vision.calibration import Calibration
 from kiosk.vision.events import CardPlayed
 from kiosk.vision.reader import TrickReader
@@ -10,6 +12,7 @@ NORTH_BOX = [45, 20, 50, 25]
 EAST_BOX = [75, 45, 80, 50]
 SOUTH_BOX = [45, 75, 50, 80]
 WEST_BOX = [20, 45, 25, 50]
+NUDGED_NORTH_BOX = [48, 22, 53, 27]
 FPS = 10
 
 
@@ -17,25 +20,33 @@ def _sighting(card: str, box: list[int], confidence: float = 0.9) -> dict[str, o
     return {"card": card, "confidence": confidence, "box": box}
 
 
-def test_a_card_read_late_goes_before_cards_that_came_down_after_it() -> None:
-    """North's queen lies there from 0.5 s but reads half QH, half QD until 3.5 s (no
-    name dominates, so nothing is reported); East's QC comes down at 2.0 s and is read at
-    once. The record still has North first: that is the order the cards came down."""
+def _doubtful_north(doubt_until: float, south_at: float, west_at: float, seconds: float,
+                    nudge_at: float = math.inf) -> tuple[TrickReader, list[tuple[str, str]]]:
+    """North's queen lies there from 0.5 s but reads half QH, half QD until
+    ``doubt_until`` (no name dominates, so nothing is reported), nudged 3 px at
+    ``nudge_at`` (a nudge, not a card taken away); East's QC comes down at 2.0 s and is
+    read at once, then South's KH and West's AH. Returns the reader and the plays in the
+    order they were reported."""
     reader = TrickReader(Calibration.default("overhead", (100, 100)), leader="N", trump="S")
     played: list[tuple[str, str]] = []
-    for frame in range(int(7.0 * FPS)):
+    for frame in range(int(seconds * FPS)):
         t = frame / FPS
         seen = []
         if t >= 0.5:
-            doubt = t < 3.5 and frame % 2 == 0
-            seen.append(_sighting("QD" if doubt else "QH", NORTH_BOX))
-        if t >= 2.0:
-            seen.append(_sighting("QC", EAST_BOX))
-        if t >= 4.5:
-            seen.append(_sighting("KH", SOUTH_BOX))
-        if t >= 5.5:
-            seen.append(_sighting("AH", WEST_BOX))
+            name = "QD" if t < doubt_until and frame % 2 == 0 else "QH"
+            seen.append(_sighting(name, NORTH_BOX if t < nudge_at else NUDGED_NORTH_BOX))
+        for at, card, box in ((2.0, "QC", EAST_BOX), (south_at, "KH", SOUTH_BOX),
+                              (west_at, "AH", WEST_BOX)):
+            if t >= at:
+                seen.append(_sighting(card, box))
         played += [(e.seat, e.card) for e in reader.feed(t, seen) if isinstance(e, CardPlayed)]
+    return reader, played
+
+
+def test_a_card_read_late_goes_before_cards_that_came_down_after_it() -> None:
+    """North's queen is in doubt until 3.5 s, after East's card was read. The record still
+    has North first: that is the order the cards came down."""
+    reader, played = _doubtful_north(doubt_until=3.5, south_at=4.5, west_at=5.5, seconds=7.0)
     # the events come in the order the names were settled ...
     assert played[:2] == [("E", "QC"), ("N", "QH")]
     # ... the trick is recorded in the order the cards came down
@@ -60,19 +71,6 @@ def test_a_card_nudged_while_its_name_is_in_doubt_keeps_its_place() -> None:
     """As above, but North's queen is nudged at 3.0 s, after East and South came down:
     it was still played when it first came down (a rendered hand did this: N:QH came
     last in the record after a nudge)."""
-    reader = TrickReader(Calibration.default("overhead", (100, 100)), leader="N", trump="S")
-    nudged = [48, 22, 53, 27]  # 3 px: a nudge, not a card taken away
-    for frame in range(int(8.0 * FPS)):
-        t = frame / FPS
-        seen = []
-        if t >= 0.5:
-            doubt = t < 4.5 and frame % 2 == 0
-            seen.append(_sighting("QD" if doubt else "QH", NORTH_BOX if t < 3.0 else nudged))
-        if t >= 2.0:
-            seen.append(_sighting("QC", EAST_BOX))
-        if t >= 2.8:
-            seen.append(_sighting("KH", SOUTH_BOX))
-        if t >= 6.0:
-            seen.append(_sighting("AH", WEST_BOX))
-        reader.feed(t, seen)
+    reader, _played = _doubtful_north(doubt_until=4.5, south_at=2.8, west_at=6.0, seconds=8.0,
+                                      nudge_at=3.0)
     assert reader.all_tricks() == [[("N", "QH"), ("E", "QC"), ("S", "KH"), ("W", "AH")]]

@@ -33,6 +33,10 @@ AISLERIOT_DIR = Path("/usr/share/aisleriot/cards")
 CACHE_DIR = Path(__file__).resolve().parent / "generated" / "art"
 #: width of one card in the cache, pixels; scenes draw cards at most about this wide.
 CARD_WIDTH = 260
+#: court ranks: their corner index sits beside a picture, see :func:`_court_template`
+COURT_RANKS = ("J", "Q", "K")
+#: bumped when :func:`find_index_boxes` changes, so stale cached boxes are not reused
+INDEX_BOXES_VERSION = 2
 
 _GNOME_LICENCE = (
     "GPL-3+ (gnome-cards-data, aisleriot card themes; "
@@ -217,7 +221,7 @@ def index_boxes(deck: str, card: str) -> tuple[tuple[int, int, int, int], ...]:
 
 @functools.cache
 def _deck_index_boxes(deck: str) -> dict[str, tuple[tuple[int, int, int, int], ...]]:
-    path = CACHE_DIR / f"{deck}-{CARD_WIDTH}-index.json"
+    path = CACHE_DIR / f"{deck}-{CARD_WIDTH}-index-{INDEX_BOXES_VERSION}.json"
     if path.exists():
         stored = json.loads(path.read_text())
         return {card: tuple(tuple(b) for b in boxes) for card, boxes in stored.items()}
@@ -225,6 +229,49 @@ def _deck_index_boxes(deck: str) -> dict[str, tuple[tuple[int, int, int, int], .
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({card: [list(b) for b in boxes] for card, boxes in found.items()}))
     return found
+
+
+def _found_top_left(deck: str, card: str) -> tuple[int, int, int, int] | None:
+    """The top-left index the ink finder sees on a face, unpadded, or None.
+
+    None also when the blob is far from the deck's usual index size: a picture or frame
+    merged into the index, where no label is better than a wrong one.
+    """
+    found = _top_left_index(_ink_mask(load_card(deck, card)))
+    if found is None:
+        return None
+    x1, y1, x2, y2 = found
+    typical_w, typical_h = _typical_index_size(deck)
+    if not (0.6 * typical_h < y2 - y1 < 1.35 * typical_h and x2 - x1 < 2.2 * typical_w):
+        return None
+    return found
+
+
+@functools.cache
+def _court_template(deck: str) -> tuple[int, int, int, int] | None:
+    """Where a court card's index lies in this deck: the median box of the courts found.
+
+    Why: in several decks (bellot, paris, neoclassical) the court picture runs into the
+    corner, so the ink finder cannot separate the rank letter from the robe for some
+    courts. The letter is printed in the same place, the same size, on every court of a
+    deck (checked on a contact sheet of all four decks), so the courts that were found
+    say where the others are. Without it those courts had no label, the training scenes
+    borrowed another deck's courts, and the networks never saw these faces while the
+    rendered hands deal them. Falls back to the deck's 9s (same font) when no court was
+    found; None when neither was.
+    """
+    for ranks in (COURT_RANKS, ("9",)):
+        boxes = [
+            found
+            for rank in ranks
+            for suit in SUITS
+            if (found := _found_top_left(deck, rank + suit)) is not None
+        ]
+        if boxes:
+            median = np.median(np.array(boxes, dtype=float), axis=0)
+            x1, y1, x2, y2 = (int(round(v)) for v in median)
+            return x1, y1, x2, y2
+    return None
 
 
 def find_index_boxes(deck: str, card: str) -> tuple[tuple[int, int, int, int], ...]:
@@ -238,15 +285,13 @@ def find_index_boxes(deck: str, card: str) -> tuple[tuple[int, int, int, int], .
     h, w = face.shape[:2]
     if card == BACK:
         return ((0, 0, w, h),)
-    mask = _ink_mask(face)
-    found = _top_left_index(mask)
+    found = _found_top_left(deck, card)
+    if found is None and card[0] in COURT_RANKS and DECKS[deck].court_ranks:
+        found = _court_template(deck)
     if found is None:
         return ()
-    x1, y1, x2, y2 = found
-    typical_w, typical_h = _typical_index_size(deck)
-    if not (0.6 * typical_h < y2 - y1 < 1.35 * typical_h and x2 - x1 < 2.2 * typical_w):
-        return ()  # a picture or frame merged into the index: rather no label than a wrong one
     pad = 2
+    x1, y1, x2, y2 = found
     x1, y1, x2, y2 = max(0, x1 - pad), max(0, y1 - pad), min(w, x2 + pad), min(h, y2 + pad)
     boxes = [(x1, y1, x2, y2), (w - x2, h - y2, w - x1, h - y1)]
     if DECKS[deck].four_corners:

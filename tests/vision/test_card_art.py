@@ -1,0 +1,46 @@
+"""Corner-index boxes of the card art: every card a kiosk's table deals has its labels."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from datasets.cards_art import (
+    COURT_RANKS,
+    _ink_mask,
+    _typical_index_size,
+    index_boxes,
+    load_card,
+    table_decks,
+)
+from datasets.classes import EUCHRE_RANKS, SUITS
+
+pytestmark = pytest.mark.usefixtures("have_card_art")
+
+EUCHRE_AND_FIVES = [rank + suit for suit in SUITS for rank in (*EUCHRE_RANKS, "5")]
+
+
+@pytest.mark.parametrize("deck", table_decks())
+def test_every_card_a_table_deals_has_its_index_boxes(deck: str) -> None:
+    """A card with no box is drawn from another deck in the training scenes, so the
+    networks would never see the faces the table actually deals."""
+    missing = [card for card in EUCHRE_AND_FIVES if not index_boxes(deck, card)]
+    assert missing == []
+
+
+@pytest.mark.parametrize("deck", ["bellot", "paris", "neoclassical"])
+def test_court_boxes_sit_on_the_printed_rank(deck: str) -> None:
+    """The decks whose court pictures run into the corner: each court's top-left box is
+    index-sized, in the corner, and has ink in its top half (the rank letter)."""
+    if deck not in table_decks():
+        pytest.skip(f"{deck} is not installed")
+    typical_w, typical_h = _typical_index_size(deck)
+    for suit in SUITS:
+        for rank in COURT_RANKS:
+            face = load_card(deck, rank + suit)
+            x1, y1, x2, y2 = min(index_boxes(deck, rank + suit), key=lambda b: b[0] + b[1])
+            h, w = face.shape[:2]
+            assert x2 < 0.3 * w and y2 < 0.42 * h
+            assert 0.6 * typical_h < y2 - y1 < 1.35 * typical_h + 4
+            ink = _ink_mask(face)[y1 : (y1 + y2) // 2, x1:x2]
+            assert np.mean(ink) > 0.08, f"{rank + suit}: no rank letter in its box"

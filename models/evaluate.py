@@ -96,7 +96,9 @@ def evaluate(detector: Detector, items: list[tuple[Path, Truth]], operating: flo
         h, w = image.shape[:2]
         truth = yolo_to_pixels(truth_rows, w, h)
         start = time.perf_counter()
-        dets = detector.detect(image, confidence=0.001)
+        # one network pass scores both stages: the proposals, then the names given them
+        proposals = detector.propose(image, 0.001 if detector.namer is None else None)
+        dets = detector.name(image, proposals, confidence=0.001)
         seconds += time.perf_counter() - start
         labelled = [(c, b) for c, b in truth if c is not None]
         ignore = np.array([b for c, b in truth if c is None]).reshape(-1, 4)
@@ -104,7 +106,8 @@ def evaluate(detector: Detector, items: list[tuple[Path, Truth]], operating: flo
         gt_cls = [c for c, _ in labelled]
         kiosk = np.array([is_euchre_or_five(c) for c in gt_cls], bool)
         if kiosk.any():
-            boxes = np.array([p.box for p in detector.propose(image)]).reshape(-1, 4)
+            first = [p for p in proposals if p.confidence >= detector.proposal_confidence]
+            boxes = np.array([p.box for p in first]).reshape(-1, 4)
             cover = iou_matrix(gt_boxes[kiosk], boxes)
             proposed += int((cover.max(axis=1) >= 0.5).sum()) if cover.size else 0
             kiosk_boxes += int(kiosk.sum())

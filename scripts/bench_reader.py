@@ -122,7 +122,9 @@ def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
     elif detector_name == "model":
         from kiosk.vision.detector import Detector
 
-        detector = Detector(job.get("model"), threads=1)  # the other core reads and shows
+        # one thread: the other core reads and shows
+        namer = job.get("classifier") or "auto"
+        detector = Detector(job.get("model"), index_classifier=namer, threads=1)
     saved = _saved_stream(job)
     started = time.perf_counter()
     if detector_name == "replay":
@@ -285,6 +287,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model-hands", type=int, default=None,
                         help="read only this many hands with the model (it is slow)")
     parser.add_argument("--model", default=None, help="ONNX model (default: models/cards.onnx)")
+    parser.add_argument("--classifier", default=None,
+                        help="index classifier ONNX (default: models/index_classifier.onnx)")
     parser.add_argument("--scale", type=float, default=1.0,
                         help="render the videos this many times larger (overhead 480x480 and "
                              "tablet 640x360 at 1): a real camera's 720p or 1080p")
@@ -299,7 +303,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.streams and args.detector != "oracle":
         parser.error("--streams works with --detector oracle only")
     jobs = [plan(i, args.seed) | {"dir": str(out), "fps": args.fps, "model": args.model,
-                                  "streams": args.streams, "scale": args.scale,
+                                  "classifier": args.classifier, "streams": args.streams,
+                                  "scale": args.scale,
                                   "index_pixels": args.index_pixels}
             for i in range(args.hands)]
     started = time.time()

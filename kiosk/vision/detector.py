@@ -234,11 +234,23 @@ class Detector:
         if self.namer is None:
             found = self.propose(image_bgr, threshold, min_scale, scales)
         else:
-            found = self.propose(image_bgr, self.proposal_confidence, min_scale, scales)
-            found = name_proposals(self.namer, image_bgr, found, threshold)
+            proposals = self.propose(image_bgr, self.proposal_confidence, min_scale, scales)
+            found = self.name(image_bgr, proposals, threshold)
         if ox or oy:
             found = [replace(d, box=_shift(d.box, ox, oy)) for d in found]
         return found
+
+    def name(
+        self, image_bgr: np.ndarray, proposals: list[Detection], confidence: float | None = None
+    ) -> list[Detection]:
+        """The second stage alone: the proposals the classifier names with at least
+        ``confidence`` (default the detector's), best first; the proposals as they are
+        when there is no classifier. Apart from :meth:`propose` so that an evaluation can
+        score both stages of one network pass."""
+        threshold = self.confidence if confidence is None else confidence
+        if self.namer is None:
+            return [d for d in proposals if d.confidence >= threshold]
+        return name_proposals(self.namer, image_bgr, proposals, threshold)
 
     def propose(
         self,

@@ -131,6 +131,21 @@ def test_finds_cards_in_fixture_scenes(backend: str) -> None:
     assert must == 10 and found_must >= 9
 
 
+@pytest.mark.skipif(not MODEL.exists(), reason="no exported model")
+def test_the_two_stages_run_apart_give_what_detect_gives() -> None:
+    """The evaluation scores proposals and names from one network pass: ``name`` over
+    ``propose`` must be the very detections ``detect`` reports, and every name sits on
+    a proposed box."""
+    import cv2
+
+    detector = Detector(MODEL)
+    image = cv2.imread(str(FIXTURES / "trick_felt.jpg"))
+    proposals = detector.propose(image)
+    named = detector.name(image, proposals)
+    assert named == detector.detect(image)
+    assert named and {d.box for d in named} <= {p.box for p in proposals}
+
+
 def _every_card_cases() -> list[object]:
     cut = pytest.mark.xfail(reason="the JD's only index is half cut by the picture's edge")
     return [

@@ -12,17 +12,23 @@ from models.evaluate import evaluate, iou_matrix
 
 
 class _Echo:
-    """A fake detector that reports given boxes (in pixels) for every image."""
+    """A fake two-stage detector: it proposes the given boxes (in pixels) for every image
+    and names each as given."""
+
+    namer = "a classifier"  # there is a second stage
+    proposal_confidence = 0.0
 
     def __init__(self, detections: list[Detection]) -> None:
         self.detections = detections
 
-    def detect(self, image: np.ndarray, confidence: float = 0.0) -> list[Detection]:
-        return [d for d in self.detections if d.confidence >= confidence]
-
-    def propose(self, image: np.ndarray) -> list[Detection]:
+    def propose(self, image: np.ndarray, confidence: float | None = None) -> list[Detection]:
         """The first stage: the same boxes, whatever they were named."""
         return self.detections
+
+    def name(
+        self, image: np.ndarray, proposals: list[Detection], confidence: float = 0.0
+    ) -> list[Detection]:
+        return [d for d in proposals if d.confidence >= confidence]
 
 
 def _image(tmp_path: Path) -> Path:

@@ -251,14 +251,14 @@ def _found_top_left(deck: str, card: str) -> tuple[int, int, int, int] | None:
 def _court_template(deck: str) -> tuple[int, int, int, int] | None:
     """Where a court card's index lies in this deck: the median box of the courts found.
 
-    Why: in several decks (bellot, paris, neoclassical) the court picture runs into the
-    corner, so the ink finder cannot separate the rank letter from the robe for some
-    courts. The letter is printed in the same place, the same size, on every court of a
-    deck (checked on a contact sheet of all four decks), so the courts that were found
-    say where the others are. Without it those courts had no label, the training scenes
-    borrowed another deck's courts, and the networks never saw these faces while the
-    rendered hands deal them. Falls back to the deck's 9s (same font) when no court was
-    found; None when neither was.
+    Why: in several decks (bellot, paris, neoclassical, ornamental's QH) the court
+    picture runs into the corner, so the ink finder cannot separate the rank letter from
+    the robe for some courts. The letter is printed in the same place, the same size, on
+    every court of a deck (checked on a contact sheet of all four decks), so the courts
+    that were found say where the others are. Without it those courts had no label, the
+    training scenes borrowed another deck's courts, and the networks never saw these
+    faces while the rendered hands deal them. Falls back to the deck's 9s (same font)
+    when no court was found; None when neither was.
     """
     for ranks in (COURT_RANKS, ("9",)):
         boxes = [

@@ -230,12 +230,10 @@ class Detector:
             ox, oy = x1, y1
         threshold = self.confidence if confidence is None else confidence
         # two stages: the detector proposes index boxes generously, the classifier names
-        # each from the full-resolution pixels (or rejects it as no index at all)
-        if self.namer is None:
-            found = self.propose(image_bgr, threshold, min_scale, scales)
-        else:
-            proposals = self.propose(image_bgr, self.proposal_confidence, min_scale, scales)
-            found = self.name(image_bgr, proposals, threshold)
+        # each from the full-resolution pixels (or rejects it as no index at all); with no
+        # classifier the proposals are the answer, so they start at the answer's threshold
+        first = threshold if self.namer is None else self.proposal_confidence
+        found = self.name(image_bgr, self.propose(image_bgr, first, min_scale, scales), threshold)
         if ox or oy:
             found = [replace(d, box=_shift(d.box, ox, oy)) for d in found]
         return found

@@ -36,7 +36,7 @@ CARD_WIDTH = 260
 #: court ranks: their corner index sits beside a picture, see :func:`_court_template`
 COURT_RANKS = ("J", "Q", "K")
 #: bumped when :func:`find_index_boxes` changes, so stale cached boxes are not reused
-INDEX_BOXES_VERSION = 2
+INDEX_BOXES_VERSION = 3
 
 _GNOME_LICENCE = (
     "GPL-3+ (gnome-cards-data, aisleriot card themes; "
@@ -57,6 +57,10 @@ class Deck:
     #: (the French pattern of guyenne-classic): no reader of corner indices can tell its
     #: jack from its queen, so it is no deck for a kiosk's table.
     court_ranks: bool = True
+    #: how far down the card (a share of its height) the top-left index may reach: the
+    #: ornamental deck prints a large suit well under its rank, which the usual 0.42 cut
+    #: in half, leaving boxes of the rank alone (a classifier cannot tell AC from AS there)
+    index_depth: float = 0.42
 
 
 _NAMES = (
@@ -76,6 +80,7 @@ DECKS: dict[str, Deck] = {
         _LICENCE_OVERRIDES.get(name, _GNOME_LICENCE),
         four_corners=name == "dondorf",
         court_ranks=name != "guyenne-classic",
+        index_depth=0.5 if name == "ornamental" else 0.42,
     )
     for name in _NAMES
 }
@@ -155,7 +160,7 @@ def _ink_mask(face: np.ndarray) -> np.ndarray:
     return mask & inner.astype(bool)
 
 
-def _top_left_index(mask: np.ndarray) -> tuple[int, int, int, int] | None:
+def _top_left_index(mask: np.ndarray, depth: float = 0.42) -> tuple[int, int, int, int] | None:
     """Box of the printed index in the top-left corner of an ink mask, or None.
 
     The index is the blob nearest the corner plus the blobs stacked under it (rank above
@@ -164,7 +169,7 @@ def _top_left_index(mask: np.ndarray) -> tuple[int, int, int, int] | None:
     further away than the gap between two digits.
     """
     h, w = mask.shape
-    rw, rh = int(0.30 * w), int(0.42 * h)
+    rw, rh = int(0.30 * w), int(depth * h)
     roi = mask[:rh, :rw].astype(np.uint8)
     count, _labels, stats, _ = cv2.connectedComponentsWithStats(roi, connectivity=8)
     blobs = []
@@ -201,7 +206,9 @@ def _typical_index_size(deck: str) -> tuple[float, float]:
     sizes = []
     for suit in SUITS:
         for rank in "23456789":
-            found = _top_left_index(_ink_mask(load_card(deck, rank + suit)))
+            found = _top_left_index(
+                _ink_mask(load_card(deck, rank + suit)), DECKS[deck].index_depth
+            )
             if found is not None:
                 sizes.append((found[2] - found[0], found[3] - found[1]))
     if not sizes:
@@ -237,7 +244,7 @@ def _found_top_left(deck: str, card: str) -> tuple[int, int, int, int] | None:
     None also when the blob is far from the deck's usual index size: a picture or frame
     merged into the index, where no label is better than a wrong one.
     """
-    found = _top_left_index(_ink_mask(load_card(deck, card)))
+    found = _top_left_index(_ink_mask(load_card(deck, card)), DECKS[deck].index_depth)
     if found is None:
         return None
     x1, y1, x2, y2 = found

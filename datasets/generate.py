@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -20,7 +21,7 @@ import cv2
 import yaml
 
 from datasets.real_photos import link_split
-from datasets.scenes import render_scene
+from datasets.scenes import SCENES_VERSION, render_scene
 
 GENERATED = Path(__file__).resolve().parent / "generated"
 TEMPLATE = Path(__file__).resolve().parent / "cards.yaml"
@@ -45,6 +46,10 @@ def write_scene(args: tuple[Path, int, int]) -> int:
 
 def write_split(name: str, count: int, size: int, workers: int, root: Path = GENERATED) -> Path:
     out = root / "scenes" / name
+    stamp = out / "VERSION"
+    if out.exists() and (not stamp.exists() or stamp.read_text().strip() != str(SCENES_VERSION)):
+        # scenes drawn by an older generator: a kept scene would silently be an old one
+        shutil.rmtree(out)
     (out / "images").mkdir(parents=True, exist_ok=True)
     (out / "labels").mkdir(parents=True, exist_ok=True)
     jobs = [(out, SEED_BASE[name] + i, size) for i in range(count)]
@@ -54,6 +59,7 @@ def write_split(name: str, count: int, size: int, workers: int, root: Path = GEN
     else:
         with ProcessPoolExecutor(workers) as pool:
             list(pool.map(write_scene, jobs, chunksize=16))
+    stamp.write_text(f"{SCENES_VERSION}\n")
     return out
 
 

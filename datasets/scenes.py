@@ -43,6 +43,13 @@ Rng = np.random.Generator
 MIN_VISIBLE = 0.6
 #: boxes smaller than this (output pixels, either side) are dropped as unreadable
 MIN_BOX = 5.0
+#: bumped whenever a seed's picture changes, so ``datasets.generate`` redraws kept scenes
+#: (3: a fifth of the tables lie on the printed mat; 4: ornamental indices with their suit)
+SCENES_VERSION = 4
+#: share of tables that lie on the kiosk's printed play mat (``kiosk mat``)
+MAT_SHARE = 0.2
+#: the mat's side in card widths, as printed (``datasets.handvideo``: card 0.085 of the mat)
+MAT_CARD_WIDTHS = 1 / 0.085
 
 
 @dataclass(frozen=True)
@@ -129,6 +136,40 @@ class Table:
             self.regions.append((placement.card, pixels))
             self.ids[region_mask] = len(self.regions) - 1
             self.cards[-1][1].append(len(self.regions) - 1)
+
+
+def lay_mat(canvas: np.ndarray, card_w: float, rng: Rng) -> None:
+    """Lay the printed play mat on the table (in place), at its printed size for the cards.
+
+    Kiosks on the mat read white cards on white paper, faint zone lines and seat words
+    beside the indices, and the ArUco corners: the networks must have seen that. The mat
+    is turned by about a quarter turn (any seat may face the camera) and shifted, so its
+    edge and markers show on some tables and not on others.
+    """
+    mat = _mat_rgba()
+    side = card_w * MAT_CARD_WIDTHS * rng.uniform(0.85, 1.2)
+    paper = rng.uniform(0.88, 1.0, 3).astype(np.float32)  # off-white, recycled, ...
+    tinted = mat.copy()
+    tinted[:, :, :3] = mat[:, :, :3] * paper
+    c = canvas.shape[0] / 2
+    centre = (c + rng.uniform(-0.45, 0.45) * side, c + rng.uniform(-0.45, 0.45) * side)
+    angle = 90.0 * int(rng.integers(4)) + rng.uniform(-8, 8)
+    paste_rgba(canvas, tinted, card_matrix((mat.shape[1], mat.shape[0]), centre, side, angle))
+
+
+_MAT_PIXELS = 1200
+_mat_cache: list[np.ndarray] = []
+
+
+def _mat_rgba() -> np.ndarray:
+    """The mat as an opaque RGBA float image, rendered once per process."""
+    if not _mat_cache:
+        from kiosk.vision.mat import render_mat
+
+        rgb = cv2.cvtColor(render_mat(_MAT_PIXELS), cv2.COLOR_BGR2RGB).astype(np.float32)
+        alpha = np.full(rgb.shape[:2] + (1,), 255, np.float32)
+        _mat_cache.append(np.concatenate([rgb, alpha], axis=2))
+    return _mat_cache[0]
 
 
 def _drop_shadow(
@@ -258,6 +299,10 @@ def render_scene(
     card_w = out_card_w * zoom * (0.85 if view == "oblique" else 1.0)
 
     table = Table(random_surface(canvas_size, rng))
+    # the mat has a random stream of its own, so the tables without it stay as they were
+    mat_rng = np.random.default_rng([seed, 0x6D6174])
+    if mat_rng.random() < MAT_SHARE:
+        lay_mat(table.canvas, card_w, mat_rng)
     for placement in _layout(rng, canvas_size, card_w, chosen):
         table.add_card(placement, rng)
     for _ in range(int(rng.integers(0, 3))):

@@ -194,7 +194,9 @@ def asked_seats(events: list[tuple[float, Any]]) -> set[tuple[int, str]]:
         if isinstance(event, TrickCleared):
             trick += 1
         elif getattr(event, "kind", None) in QUESTIONS and event.seat is not None:
-            asked.add((trick, event.seat))
+            # a question about a trick already taken in names it (1 = the first)
+            about = trick if event.trick is None else event.trick - 1
+            asked.add((about, event.seat))
     return asked
 
 

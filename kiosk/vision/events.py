@@ -77,21 +77,29 @@ class ReaderWarning:
     """Something the reader could not settle alone: a blocked view, two cards
     in one zone, a card it cannot name. `kind` is a short code such as
     `occluded`, `ambiguous`, `unreadable`, `camera_lost`; `message` is plain
-    words a player can act on."""
+    words a player can act on. `trick` (1 = the hand's first) is set when the
+    warning is about a trick already taken in rather than the one on the table:
+    a card read twice in a hand means one of the two reads is wrong, and the
+    earlier one may be it."""
 
     kind: str
     message: str
     seat: str | None
     t: float
+    trick: int | None = None
 
     @property
     def key(self) -> str:
-        return f"warning:{self.kind}:{self.seat or '-'}:{self.t:.3f}"
+        about = "" if self.trick is None else f":trick{self.trick}"
+        return f"warning:{self.kind}:{self.seat or '-'}{about}:{self.t:.3f}"
 
     def to_json(self) -> dict[str, Any]:
         # `kind` is a field here, so the JSON tag goes under its own name.
-        return {"kind": "reader_warning", "warning": self.kind, "message": self.message,
-                "seat": self.seat, "t": self.t}
+        data: dict[str, Any] = {"kind": "reader_warning", "warning": self.kind,
+                                "message": self.message, "seat": self.seat, "t": self.t}
+        if self.trick is not None:
+            data["trick"] = self.trick
+        return data
 
 
 VisionEvent = CardPlayed | TrickComplete | TrickCleared | ReaderWarning
@@ -108,7 +116,8 @@ def event_from_json(data: dict[str, Any]) -> VisionEvent:
     if kind == "trick_cleared":
         return TrickCleared(t=float(data["t"]))
     if kind == "reader_warning":
-        seat = data.get("seat")
+        seat, trick = data.get("seat"), data.get("trick")
         return ReaderWarning(kind=str(data["warning"]), message=str(data["message"]),
-                             seat=None if seat is None else str(seat), t=float(data["t"]))
+                             seat=None if seat is None else str(seat), t=float(data["t"]),
+                             trick=None if trick is None else int(trick))
     raise ValueError(f"not a vision event: {data!r}")

@@ -583,7 +583,9 @@ class TrickReader:
                       and tr.card not in trick_cards and not tr.shadow
                       and t - tr.last_seen <= cfg.ask_time and tr.total >= 0.8
                       and tr.zone_seat == seat]
-            if viable and play is None:
+            if viable and play is None and not self._asked(seat):
+                # (a seat whose card was put to the players holds no one up: their answer
+                # puts it in its turn, and the trick may be taken in before they tap)
                 pending[seat] = min(tr.zone_since for tr in viable)
             # A card outside the euchre deck never competes with one inside it: a 9H that
             # sometimes reads 6H is a 9H. It is only reported when it holds the seat alone.
@@ -596,11 +598,10 @@ class TrickReader:
                     self._maybe_ask(seat, euchre, tracks, t, events, played=play is not None)
                 continue
             if best.card in self._played_cards:
-                # One name holds the seat, but that card is already in an earlier trick.
-                events += self._warn_once(
-                    SEEN_TWICE, seat, best.card,
-                    f"The {_words(best.card)} was already played this hand; "
-                    f"please check {_SEAT_NAMES[seat]}'s card.")
+                # One name holds the seat, but that card is already in an earlier trick:
+                # one of the two reads is wrong (on rendered hands, the earlier one about
+                # as often as this one), so both are put to the players.
+                events += self._seen_twice(seat, best.card)
                 continue
             if (play is not None and not self._trick.complete
                     and best.rest_start <= play.last_seen):
@@ -629,6 +630,11 @@ class TrickReader:
             events += self._accept(seat, track, confidence, t)
             pending.pop(seat, None)
         return events
+
+    def _asked(self, seat: str) -> bool:
+        """The players were asked to name this seat's card in the trick on the table (its
+        card lies there; the answer puts it in its turn)."""
+        return any(f"{kind}:{seat}" in self._trick.warned for kind in (AMBIGUOUS, UNREADABLE))
 
     def _turn_index(self, seat: str) -> int:
         """How many turns from now this seat plays in the trick (0: its turn now)."""
@@ -734,7 +740,7 @@ class TrickReader:
             previous.last_seen = t
             return events + self._played(seat, track.card, confidence, t)
         expected = self._expected_seat()
-        if expected is not None and seat != expected:
+        if expected is not None and seat != expected and not self._asked(expected):
             why = (f"{_SEAT_NAMES[seat]} sits out this lone hand"
                    if seat == self.sitting_out else f"it was {_SEAT_NAMES[expected]}'s turn")
             events.append(ReaderWarning(
@@ -840,6 +846,31 @@ class TrickReader:
             return []
         self._warned_hand.add((kind, card))
         return [ReaderWarning(kind=kind, message=message, seat=seat, t=self._now)]
+
+    def _seen_twice(self, seat: str, card: str) -> list[VisionEvent]:
+        """Ask about a card read again after it was played: here, and where it was read."""
+        if (SEEN_TWICE, card) in self._warned_hand:
+            return []
+        self._warned_hand.add((SEEN_TWICE, card))
+        earlier = next(((number, s) for number, plays in enumerate(self.tricks, start=1)
+                        for s, c in plays if c == card), None)
+        if earlier is None:  # (not in a trick taken in: nothing earlier to check)
+            return [ReaderWarning(
+                kind=SEEN_TWICE, seat=seat, t=self._now,
+                message=f"The {_words(card)} was already played this hand; "
+                        f"please check {_SEAT_NAMES[seat]}'s card.")]
+        number, other = earlier
+        where = f"{_SEAT_NAMES[other]}'s card in trick {number}"
+        return [
+            ReaderWarning(
+                kind=SEEN_TWICE, seat=seat, t=self._now,
+                message=f"The {_words(card)} was already read as {where}; "
+                        f"please check {_SEAT_NAMES[seat]}'s card."),
+            ReaderWarning(
+                kind=SEEN_TWICE, seat=other, t=self._now, trick=number,
+                message=f"{_SEAT_NAMES[seat]}'s card reads as the {_words(card)}, which was "
+                        f"read as {where}: please check that card too."),
+        ]
 
     def _forget(self, t: float) -> None:
         horizon = self.config.forget_time

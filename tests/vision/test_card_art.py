@@ -44,3 +44,16 @@ def test_court_boxes_sit_on_the_printed_rank(deck: str) -> None:
             assert 0.6 * typical_h < y2 - y1 < 1.35 * typical_h + 4
             ink = _ink_mask(face)[y1 : (y1 + y2) // 2, x1:x2]
             assert np.mean(ink) > 0.08, f"{rank + suit}: no rank letter in its box"
+
+
+def test_every_index_box_holds_rank_and_suit() -> None:
+    """An index is a rank stacked over its suit: a box of the rank alone (the ornamental
+    deck's, before its suit was found) teaches the networks to guess AC against AS. Rank
+    and suit make a box about 2-3 times as tall as wide in every table deck (a 10's two
+    digits less); the ornamental's rank alone measured 1.15-1.5."""
+    for deck in table_decks():
+        for card in EUCHRE_AND_FIVES:
+            x1, y1, x2, y2 = index_boxes(deck, card)[0]
+            ratio = (y2 - y1) / (x2 - x1)
+            least = 1.6 if card[0] == "T" else 1.8
+            assert least < ratio < 3.5, (deck, card, ratio)

@@ -79,3 +79,19 @@ def test_covered_index_loses_its_label() -> None:
     table.add_card(Placement("back", deck, (110.0, 90.0), 180.0, 0.0), rng)
     cards = sorted(label.card for label in view_labels(table, table.ids, np.eye(3)))
     assert cards == ["9C", "back"]  # the bottom-right 9C index and the back
+
+
+def test_mat_lies_under_some_tables_with_its_markers_and_lines() -> None:
+    """A fifth of the tables lie on the printed mat: white paper with ArUco corners."""
+    from datasets.scenes import MAT_SHARE, lay_mat
+    from kiosk.vision.mat import find_markers
+
+    on_mat = [s for s in range(200) if np.random.default_rng([s, 0x6D6174]).random() < MAT_SHARE]
+    assert 0.1 < len(on_mat) / 200 < 0.3
+    canvas = np.zeros((900, 900, 3), np.float32)
+    rng = np.random.default_rng(3)
+    lay_mat(canvas, card_w=60.0, rng=rng)  # a mat of 600-850 px, shifted: part of it shows
+    paper = canvas.mean(axis=2) > 200
+    assert 0.35 < paper.mean() < 0.95
+    bgr = np.clip(canvas, 0, 255).astype(np.uint8)[:, :, ::-1]
+    assert len(find_markers(np.ascontiguousarray(bgr))) >= 1

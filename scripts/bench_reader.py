@@ -100,6 +100,13 @@ def render(job: dict[str, Any]) -> dict[str, Any]:
 
 def verdict(record: dict[str, Any], tricks: list[list[str]]) -> tuple[set[Any], str | None]:
     """Reneges the rules engine finds in the record with these tricks (or why it can't)."""
+    proofs, error = renege_proofs(record, tricks)
+    return {(r["seat"], r["trick"]) for r in proofs}, error
+
+
+def renege_proofs(record: dict[str, Any], tricks: list[list[str]]
+                  ) -> tuple[list[dict[str, Any]], str | None]:
+    """The rules engine's renege proofs (seat, trick, proven_at) for these tricks."""
     from kiosk.rules.profiles import get_profile
     from kiosk.rules.record import HandRecord, HandRecordError
     from kiosk.rules.scoring import score_hand
@@ -108,8 +115,25 @@ def verdict(record: dict[str, Any], tricks: list[list[str]]) -> tuple[set[Any], 
     try:
         result = score_hand(HandRecord.from_json(data), get_profile("tournament")).to_json()
     except (HandRecordError, ValueError) as problem:
-        return set(), str(problem)
-    return {(r["seat"], r["trick"]) for r in result.get("reneges", [])}, None
+        return [], str(problem)
+    return list(result.get("reneges", [])), None
+
+
+def checked_on_renege_screen(record: dict[str, Any], want: list[list[str]],
+                             tricks: list[list[str]]) -> list[list[str]]:
+    """The tricks after the players looked at each renege the kiosk flagged: its screen
+    shows the two cards that make the case (the card played in the trick, the later card
+    that proves it, with the camera's frames of both) and a "The camera misread a card"
+    button, so a misread card there is fixed before the penalty is chosen.
+    """
+    checked: set[tuple[int, str]] = set()
+    while True:
+        proofs, _error = renege_proofs(record, tricks)
+        shown = {(r[key] - 1, r["seat"]) for r in proofs for key in ("trick", "proven_at")}
+        if shown <= checked:
+            return tricks
+        checked |= shown
+        tricks = answered(want, tricks, checked)
 
 
 def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
@@ -158,6 +182,7 @@ def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
     true_reneges, _ = verdict(record, want)
     read_reneges, error = verdict(record, got)
     answered_reneges, _ = verdict(record, after)
+    checked_reneges, _ = verdict(record, checked_on_renege_screen(record, want, after))
     latencies = []
     for p in truth["plays"]:
         times = [t for t, e in reading.events if isinstance(e, CardPlayed)
@@ -173,6 +198,7 @@ def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
         "wrong": wrong, "false_reneges": len(read_reneges - true_reneges),
         "missed_reneges": len(true_reneges - read_reneges), "true_reneges": len(true_reneges),
         "false_reneges_after_answers": len(answered_reneges - true_reneges),
+        "false_reneges_after_check": len(checked_reneges - true_reneges),
         "record_error": error, "latencies": latencies,
         "warnings": Counter(w.kind for w in reading.warnings),
         "tricky": Counter(e["kind"] for e in truth["events"]),
@@ -255,6 +281,8 @@ def summarize(name: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
         "plays": plays, "wrong_cards_per_1000": round(1000.0 * wrong / max(plays, 1), 2),
         "false_reneges": sum(r["false_reneges"] for r in rows),
         "false_reneges_after_answers": sum(r.get("false_reneges_after_answers", 0) for r in rows),
+        # ... and once the players looked at the two cards the renege screen shows
+        "false_reneges_after_check": sum(r.get("false_reneges_after_check", 0) for r in rows),
         "missed_reneges": sum(r["missed_reneges"] for r in rows),
         "true_reneges": sum(r["true_reneges"] for r in rows),
         "latency_s": {"mean": round(statistics.fmean(lat), 3) if lat else None,

@@ -10,7 +10,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
 
-from bench_reader import answered, asked_seats  # noqa: E402
+from bench_reader import answered, asked_seats, checked_on_renege_screen, verdict  # noqa: E402
 
 from kiosk.vision.events import CardPlayed, ReaderWarning, TrickCleared  # noqa: E402
 
@@ -40,3 +40,45 @@ def test_questions_are_counted_in_the_trick_they_were_asked_in() -> None:
         (4.0, ReaderWarning(kind="unreadable", message="tap it in", seat="N", t=4.0)),
     ]
     assert asked_seats(events) == {(0, "E"), (0, "S"), (1, "N")}
+
+
+def test_a_question_about_an_earlier_trick_counts_there() -> None:
+    """A card read twice names the trick where it was first read: that is where the
+    players' answer goes."""
+    events = [
+        (1.0, TrickCleared(t=1.0)),
+        (2.0, ReaderWarning(kind="seen_twice", message="check S", seat="S", t=2.0)),
+        (2.0, ReaderWarning(kind="seen_twice", message="check E", seat="E", t=2.0, trick=1)),
+    ]
+    assert asked_seats(events) == {(1, "S"), (0, "E")}
+
+
+# A rendered hand (seed 1017): North's ace of clubs in the last trick was read as the ace
+# of spades, so North "held a spade" when spades were led in trick 1 and played a club.
+RECORD = {
+    "dealer": "N",
+    "turn_up": "QD",
+    "bids": [{"seat": s, "call": "pass"} for s in "ESWNES"]
+    + [{"seat": "W", "call": "name", "suit": "H", "alone": False}],
+}
+PLAYED = [
+    ["E:KS", "S:9S", "W:JS", "N:KC"],
+    ["E:KD", "S:TD", "W:QS", "N:AD"],
+    ["N:QH", "E:AH", "S:TH", "W:JH"],
+    ["W:9H", "N:KH", "E:QC", "S:TC"],
+    ["N:AC", "E:TS", "S:9D", "W:JC"],
+]
+MISREAD = [*PLAYED[:4], ["N:AS", "E:TS", "S:9D", "W:JC"]]
+
+
+def test_the_renege_screen_check_clears_a_renege_made_of_a_misread_card() -> None:
+    assert verdict(RECORD, PLAYED) == (set(), None)
+    assert verdict(RECORD, MISREAD) == ({("N", 1)}, None)
+    # the screen shows North's trick-1 club and the trick-5 "ace of spades": fixed
+    assert checked_on_renege_screen(RECORD, PLAYED, MISREAD) == PLAYED
+
+
+def test_the_renege_screen_check_keeps_a_true_renege() -> None:
+    """Had North really played the ace of spades last, the renege stands."""
+    assert checked_on_renege_screen(RECORD, MISREAD, MISREAD) == MISREAD
+    assert verdict(RECORD, checked_on_renege_screen(RECORD, MISREAD, MISREAD))[0] == {("N", 1)}

@@ -14,9 +14,11 @@ facts the table session needs (``kiosk.vision.events``):
   next card comes down, with a ``missing_card`` question for each card it lacks;
 - ``ReaderWarning`` for what it will not guess: two names fighting for one seat
   (``ambiguous``), something in a seat it cannot read (``unreadable``), a card
-  already played earlier in the hand (``seen_twice``), a card that is not in a
-  euchre deck (``not_euchre``), a card reported on thin evidence (``unsure``, with
-  its ``CardPlayed``), a play out of turn (``out_of_turn``), a card
+  already played earlier in the hand (``seen_twice``: one of the two reads is
+  wrong, so it asks about both, the earlier one with its trick number), a card
+  that is not in a euchre deck (``not_euchre``), a card reported on thin evidence
+  (``unsure``, with its ``CardPlayed``), a play out of turn (``out_of_turn``; not
+  when the seat whose turn it was holds a card put to the players), a card
   taken back and another played instead (``card_replaced``), a trick cleared
   with a seat missing (``missing_card``), the cards hidden too long
   (``occluded``).
@@ -50,7 +52,10 @@ How each tricky case is handled, so none creates or loses a play:
 - *Order*: a card that came into its zone first is reported first, even when
   a later one was read sooner (a far card on a tablet's picture is small, or a
   hand hid it as it landed): the later one waits up to ``order_hold`` for it.
-  Two cards that came into sight at the same moment are taken in turn order. A card
+  Two cards that came into sight at the same moment are taken in turn order. A seat
+  whose card was put to the players (``ambiguous``, ``unreadable``) holds no one
+  up: their answer puts its card in its turn, and the trick may be raked in before
+  they tap (a rendered hand lost a well-read card that way). A card
   read later still (its name stayed in doubt past ``order_hold``) takes its place in
   the trick's record before the cards that came down a second or more after it
   (when it came down: a nudge since then does not change that).

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -95,3 +97,23 @@ def test_mat_lies_under_some_tables_with_its_markers_and_lines() -> None:
     assert 0.35 < paper.mean() < 0.95
     bgr = np.clip(canvas, 0, 255).astype(np.uint8)[:, :, ::-1]
     assert len(find_markers(np.ascontiguousarray(bgr))) >= 1
+
+
+def test_generate_redraws_a_split_an_older_generator_drew(tmp_path: Path) -> None:
+    """Scenes are kept between runs (rendering them takes minutes), but a kept scene from
+    an older generator would silently train the networks on what the generator no longer
+    draws: a split without the current version stamp is drawn again."""
+    from datasets.generate import write_split
+    from datasets.scenes import SCENES_VERSION
+
+    stale = tmp_path / "scenes" / "val" / "images" / "stale.jpg"
+    stale.parent.mkdir(parents=True)
+    stale.write_bytes(b"old")
+    out = write_split("val", 2, 96, workers=1, root=tmp_path)
+    assert not stale.exists()
+    assert (out / "VERSION").read_text().strip() == str(SCENES_VERSION)
+    assert len(list((out / "images").glob("*.jpg"))) == 2
+    kept = out / "images" / "kept.jpg"
+    kept.write_bytes(b"x")  # the same version: kept, nothing redrawn
+    write_split("val", 2, 96, workers=1, root=tmp_path)
+    assert kept.exists()

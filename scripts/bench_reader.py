@@ -24,7 +24,9 @@ Detectors:
 Figures: share of tricks read exactly (cards, seats and order), the same after the
 players answered the questions the reader asked (one tap each: which card lies there),
 and how many questions a hand took; wrong cards per
-1,000 played, false (and missed) renege flags from the rules engine, latency
+1,000 played, false (and missed) renege flags from the rules engine (from the reads,
+after the answers, and after the players looked at the two cards the renege screen
+shows), latency
 from a card coming to rest to its ``CardPlayed`` event, warnings by kind, and
 milliseconds per frame (detector and reader), against the 15 fps budget.
 """

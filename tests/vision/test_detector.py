@@ -146,17 +146,8 @@ def test_the_two_stages_run_apart_give_what_detect_gives() -> None:
     assert named and {d.box for d in named} <= {p.box for p in proposals}
 
 
-def _every_card_cases() -> list[object]:
-    cut = pytest.mark.xfail(reason="the JD's only index is half cut by the picture's edge")
-    return [
-        pytest.param(name, expected, marks=cut) if name == "tablet_laminate.jpg"
-        else pytest.param(name, expected)
-        for name, expected in _fixtures()
-    ]  # fmt: skip
-
-
 @pytest.mark.skipif(not MODEL.exists(), reason="no exported model")
-@pytest.mark.parametrize(("name", "expected"), _every_card_cases())
+@pytest.mark.parametrize(("name", "expected"), _fixtures())
 def test_names_every_card_in_fixture_scenes(name: str, expected: dict) -> None:
     """The target: every clearly shown card named, nothing that is not on the table."""
     import cv2

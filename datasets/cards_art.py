@@ -35,6 +35,8 @@ CACHE_DIR = Path(__file__).resolve().parent / "generated" / "art"
 CARD_WIDTH = 260
 #: court ranks: their corner index sits beside a picture, see :func:`_court_template`
 COURT_RANKS = ("J", "Q", "K")
+#: how far down a card (a share of its height) the ink finder looks for the top-left index
+INDEX_DEPTH = 0.42
 #: bumped when :func:`find_index_boxes` changes, so stale cached boxes are not reused
 INDEX_BOXES_VERSION = 3
 
@@ -60,7 +62,7 @@ class Deck:
     #: how far down the card (a share of its height) the top-left index may reach: the
     #: ornamental deck prints a large suit well under its rank, which the usual 0.42 cut
     #: in half, leaving boxes of the rank alone (a classifier cannot tell AC from AS there)
-    index_depth: float = 0.42
+    index_depth: float = INDEX_DEPTH
 
 
 _NAMES = (
@@ -80,7 +82,7 @@ DECKS: dict[str, Deck] = {
         _LICENCE_OVERRIDES.get(name, _GNOME_LICENCE),
         four_corners=name == "dondorf",
         court_ranks=name != "guyenne-classic",
-        index_depth=0.5 if name == "ornamental" else 0.42,
+        index_depth=0.5 if name == "ornamental" else INDEX_DEPTH,
     )
     for name in _NAMES
 }
@@ -160,7 +162,9 @@ def _ink_mask(face: np.ndarray) -> np.ndarray:
     return mask & inner.astype(bool)
 
 
-def _top_left_index(mask: np.ndarray, depth: float = 0.42) -> tuple[int, int, int, int] | None:
+def _top_left_index(
+    mask: np.ndarray, depth: float = INDEX_DEPTH
+) -> tuple[int, int, int, int] | None:
     """Box of the printed index in the top-left corner of an ink mask, or None.
 
     The index is the blob nearest the corner plus the blobs stacked under it (rank above

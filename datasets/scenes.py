@@ -17,6 +17,7 @@ into an id map; anything drawn later paints over it. An index is labelled when a
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -34,6 +35,7 @@ from datasets.geometry import (
     transform_points,
     view_homography,
 )
+from datasets.handvideo import CARD_W
 from datasets.occluders import draw_hand
 from datasets.surfaces import random_surface
 
@@ -48,8 +50,8 @@ MIN_BOX = 5.0
 SCENES_VERSION = 4
 #: share of tables that lie on the kiosk's printed play mat (``kiosk mat``)
 MAT_SHARE = 0.2
-#: the mat's side in card widths, as printed (``datasets.handvideo``: card 0.085 of the mat)
-MAT_CARD_WIDTHS = 1 / 0.085
+#: the mat's side in card widths, as printed (the rendered hands' card width on the mat)
+MAT_CARD_WIDTHS = 1 / CARD_W
 
 
 @dataclass(frozen=True)
@@ -158,18 +160,22 @@ def lay_mat(canvas: np.ndarray, card_w: float, rng: Rng) -> None:
 
 
 _MAT_PIXELS = 1200
-_mat_cache: list[np.ndarray] = []
 
 
+@functools.cache
 def _mat_rgba() -> np.ndarray:
     """The mat as an opaque RGBA float image, rendered once per process."""
-    if not _mat_cache:
-        from kiosk.vision.mat import render_mat
+    from kiosk.vision.mat import render_mat
 
-        rgb = cv2.cvtColor(render_mat(_MAT_PIXELS), cv2.COLOR_BGR2RGB).astype(np.float32)
-        alpha = np.full(rgb.shape[:2] + (1,), 255, np.float32)
-        _mat_cache.append(np.concatenate([rgb, alpha], axis=2))
-    return _mat_cache[0]
+    rgb = cv2.cvtColor(render_mat(_MAT_PIXELS), cv2.COLOR_BGR2RGB).astype(np.float32)
+    alpha = np.full(rgb.shape[:2] + (1,), 255, np.float32)
+    return np.concatenate([rgb, alpha], axis=2)
+
+
+def mat_stream(seed: int) -> Rng:
+    """Scene ``seed``'s random stream for the mat: its own, so that the tables without
+    the mat draw exactly as they did before there was one."""
+    return np.random.default_rng([seed, 0x6D6174])
 
 
 def _drop_shadow(
@@ -299,8 +305,7 @@ def render_scene(
     card_w = out_card_w * zoom * (0.85 if view == "oblique" else 1.0)
 
     table = Table(random_surface(canvas_size, rng))
-    # the mat has a random stream of its own, so the tables without it stay as they were
-    mat_rng = np.random.default_rng([seed, 0x6D6174])
+    mat_rng = mat_stream(seed)
     if mat_rng.random() < MAT_SHARE:
         lay_mat(table.canvas, card_w, mat_rng)
     for placement in _layout(rng, canvas_size, card_w, chosen):

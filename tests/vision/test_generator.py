@@ -85,10 +85,10 @@ def test_covered_index_loses_its_label() -> None:
 
 def test_mat_lies_under_some_tables_with_its_markers_and_lines() -> None:
     """A fifth of the tables lie on the printed mat: white paper with ArUco corners."""
-    from datasets.scenes import MAT_SHARE, lay_mat
+    from datasets.scenes import MAT_SHARE, lay_mat, mat_stream
     from kiosk.vision.mat import find_markers
 
-    on_mat = [s for s in range(200) if np.random.default_rng([s, 0x6D6174]).random() < MAT_SHARE]
+    on_mat = [s for s in range(200) if mat_stream(s).random() < MAT_SHARE]
     assert 0.1 < len(on_mat) / 200 < 0.3
     canvas = np.zeros((900, 900, 3), np.float32)
     rng = np.random.default_rng(3)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import urllib.parse
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,30 +76,40 @@ class Pairing:
 def pair_from_qr_image(frame: Any) -> Invite | None:
     """Find a pairing QR code in a camera frame (BGR or grey numpy array); None if none.
 
-    Tries the single-code detector first, then the multi-code one (a photo
-    of the director's screen may show several tables' codes: the first
-    readable pairing code wins).
+    OpenCV's QR reader misses some codes on a noisy grey frame that it reads
+    at once from the same frame thresholded, and its ArUco-based twin finds
+    others still; one miss means the director walks to the table again, so
+    each attempt below is tried until one gives a pairing code. A photo of
+    the director's screen may show several tables' codes: the first readable
+    pairing code wins.
     """
-    import cv2
-
-    detector = cv2.QRCodeDetector()
-    texts: list[str] = []
-    try:
-        text, _points, _ = detector.detectAndDecode(frame)
-        if text:
-            texts.append(text)
-        if not texts:
-            ok, decoded, _points, _ = detector.detectAndDecodeMulti(frame)
-            if ok:
-                texts.extend(t for t in decoded if t)
-    except cv2.error:
-        return None
-    for text in texts:
+    for text in _qr_texts(frame):
         try:
             return Invite.parse(text)
         except PairingError:
             continue
     return None
+
+
+def _qr_texts(frame: Any) -> Iterator[str]:
+    """Every text the QR readers find in the frame, cheapest attempt first."""
+    import cv2
+
+    try:
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+        _, binary = cv2.threshold(
+            cv2.GaussianBlur(grey, (3, 3), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU
+        )
+        for detector in (cv2.QRCodeDetector(), cv2.QRCodeDetectorAruco()):
+            for image in (grey, binary):
+                text, _points, _ = detector.detectAndDecode(image)
+                if text:
+                    yield text
+            ok, decoded, _points, _ = detector.detectAndDecodeMulti(grey)
+            if ok:
+                yield from (t for t in decoded if t)
+    except cv2.error:
+        return
 
 
 def redeem(invite: Invite, transport: Transport | None = None, timeout: float = 10.0) -> Pairing:

@@ -34,7 +34,7 @@ import numpy as np
 from datasets.boxes import Box, YoloBox, iou_matrix, read_yolo_labels, yolo_to_pixels
 from datasets.classes import CLASS_ID, CLASSES
 from datasets.real_photos import REAL_DIR, read_labels, split_list
-from kiosk.vision.index_classifier import NONE, PATCH, crop
+from kiosk.vision.index_classifier import MARGIN, NONE, PATCH, crop
 
 GENERATED = Path(__file__).resolve().parent / "generated"
 OUT = GENERATED / "index_crops.npz"
@@ -87,6 +87,7 @@ def patches_for(
     randoms: int = 3,
     unnamed: list[Box] | None = None,
     size: int = PATCH,
+    margin: float = MARGIN,
 ) -> Iterator[tuple[np.ndarray, int]]:
     """All patches of one image: jittered labels, detector proposals, random negatives.
 
@@ -94,18 +95,18 @@ def patches_for(
     """
     boxes = np.asarray([box for _, box in truth] + list(unnamed or []), np.float64).reshape(-1, 4)
     for cls, box in truth:
-        yield crop(image, box, size), cls
+        yield crop(image, box, size, margin), cls
         for _ in range(copies - 1):
-            yield crop(image, jitter(box, rng), size), cls
+            yield crop(image, jitter(box, rng), size, margin), cls
     for proposal in proposals:
         overlaps = iou_matrix(np.asarray([proposal], np.float64), boxes)[0]
         best = int(overlaps.argmax()) if len(overlaps) else -1
         if best >= len(truth) and overlaps[best] >= 0.2:
             continue  # on an index too small to name
         if best >= 0 and overlaps[best] >= 0.5:
-            yield crop(image, proposal, size), truth[best][0]
+            yield crop(image, proposal, size, margin), truth[best][0]
         elif best < 0 or overlaps[best] < 0.2:
-            yield crop(image, proposal, size), NONE_ID
+            yield crop(image, proposal, size, margin), NONE_ID
     h, w = image.shape[:2]
     faces = [box for cls, box in truth if CLASSES[cls] != "back"] or [(0, 0, 0.06 * w, 0.1 * h)]
     for _ in range(randoms):
@@ -115,7 +116,7 @@ def patches_for(
         box = (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2)
         overlaps = iou_matrix(np.asarray([box], np.float64), boxes)[0]
         if not len(overlaps) or overlaps.max() < 0.1:
-            yield crop(image, box, size), NONE_ID
+            yield crop(image, box, size, margin), NONE_ID
 
 
 #: (name, images with their labels, copies of each label, shrink the image or not)
@@ -123,7 +124,7 @@ Source = tuple[str, Iterator[tuple[Path, Truth]], int, bool]
 
 
 def build(sources: list[Source], detector_model: Path | None, seed: int = 0,
-          size: int = PATCH) -> Patches:
+          size: int = PATCH, margin: float = MARGIN, randoms: int = 3) -> Patches:
     """Patches, labels and source index (position in ``sources``) for all images.
 
     A shrunk source is cut from a copy scaled by a factor drawn from :data:`SHRINK`,
@@ -153,8 +154,8 @@ def build(sources: list[Source], detector_model: Path | None, seed: int = 0,
                 unnamed = [b for _, b in boxes if _long_side(b) < SMALLEST_INDEX]
                 boxes = [(c, b) for c, b in boxes if _long_side(b) >= SMALLEST_INDEX]
             proposals = [d.box for d in detector.detect(image)] if detector and not shrink else []
-            for patch, cls in patches_for(image, boxes, rng, copies, proposals, unnamed=unnamed,
-                                          size=size):
+            for patch, cls in patches_for(image, boxes, rng, copies, proposals, randoms,
+                                          unnamed=unnamed, size=size, margin=margin):
                 patches.append(patch)
                 labels.append(cls)
                 origin.append(number)
@@ -167,6 +168,21 @@ def _long_side(box: Box) -> float:
     return max(box[2] - box[0], box[3] - box[1])
 
 
+#: the suit reader's classes (``--suits``)
+SUITS: tuple[str, ...] = ("C", "D", "H", "S")
+
+
+def as_suits(patches: Patches) -> Patches:
+    """Only the patches of a card's face, labelled with the card's suit (an index of
+    :data:`SUITS`): what the suit reader learns from its wider patches."""
+    x, y, origin = patches
+    names = [LABELS[i] for i in y]
+    keep = np.asarray([n not in (NONE, "back") for n in names], bool)
+    kept = [n for n, k in zip(names, keep, strict=True) if k]
+    suits = np.asarray([SUITS.index(n[-1]) for n in kept], np.int16)
+    return x[keep], suits, origin[keep]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--detector", type=Path, default=Path("models/cards.onnx"))
@@ -175,39 +191,54 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--real-copies", type=int, default=12)
     parser.add_argument("--small-copies", type=int, default=2, help="per label, shrunk scenes")
     parser.add_argument("--patch", type=int, default=PATCH, help="patch side in pixels")
+    parser.add_argument("--margin", type=float, default=MARGIN,
+                        help="patch side as a multiple of the box's longer side")
+    parser.add_argument("--suits", action="store_true",
+                        help="the suit reader's patches: card faces only, labelled by suit")
     args = parser.parse_args(argv)
     if not (GENERATED / "scenes" / "train" / "images").is_dir():
         print("no scenes: run `python -m datasets.generate` first", file=sys.stderr)
         return 2
+    # the suit reader only ever sees boxes the index classifier named a card: no
+    # proposals on nothing, no random negatives
+    detector = None if args.suits else args.detector
+    options = {"size": args.patch, "margin": args.margin, "randoms": 0 if args.suits else 3}
     train = build(
         [
             ("synthetic train", scene_truth("train"), args.synthetic_copies, False),
             ("real train", real_truth("train"), args.real_copies, False),
             ("synthetic train, shrunk", scene_truth("train"), args.small_copies, True),
         ],
-        args.detector,
-        size=args.patch,
+        detector,
+        **options,  # type: ignore[arg-type]
     )
     val = build(
         [
             ("synthetic val", scene_truth("val"), 1, False),
             ("synthetic val, shrunk", scene_truth("val"), 1, True),
         ],
-        args.detector,
+        detector,
         seed=1,
-        size=args.patch,
+        **options,  # type: ignore[arg-type]
     )
-    save(args.out, train, val)
+    labels = LABELS
+    if args.suits:
+        train, val, labels = as_suits(train), as_suits(val), SUITS
+    save(args.out, train, val, labels, args.margin)
     print(f"{args.out}: {len(train[1])} training and {len(val[1])} validation patches")
     return 0
 
 
-def save(out: Path, train: Patches, val: Patches) -> None:
-    """One ``.npz``: ``x``/``y``/``source`` to train on, ``val_x``/``val_y``, ``labels``."""
+def save(
+    out: Path, train: Patches, val: Patches, labels: tuple[str, ...] = LABELS,
+    margin: float = MARGIN,
+) -> None:
+    """One ``.npz``: ``x``/``y``/``source`` to train on, ``val_x``/``val_y``, ``labels``,
+    and the crop's ``margin`` (the trainer writes it into the export)."""
     np.savez_compressed(
         out,
         x=train[0], y=train[1], source=train[2], val_x=val[0], val_y=val[1],
-        labels=np.asarray(LABELS),
+        labels=np.asarray(labels), margin=np.float32(margin),
     )  # fmt: skip
 
 

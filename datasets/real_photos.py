@@ -50,6 +50,7 @@ def source_to_card(source_id: int) -> str | None:
 
 #: corner indices the photos show but the source labels leave out (see the file's header)
 ADDED_CORNERS = SPLIT_DIR / "added_corners.txt"
+CORRECTED_LABELS = SPLIT_DIR / "corrected_labels.txt"
 #: the photos' side in pixels (the publisher resized them all to 640x640)
 PHOTO_SIDE = 640
 
@@ -59,18 +60,60 @@ def read_labels(
 ) -> list[tuple[str | None, tuple[float, float, float, float]]]:
     """A photo's boxes as (card or None for a joker, (cx, cy, w, h) normalised).
 
-    ``added`` also returns the photo's corners from :data:`ADDED_CORNERS`.
+    ``added`` applies this project's label fixes: the corners of :data:`ADDED_CORNERS`
+    join the source boxes, and the source boxes :data:`CORRECTED_LABELS` lists are
+    renamed (or dropped). ``added=False`` gives the source labels exactly.
     """
-    out = []
+    out: list[tuple[str | None, tuple[float, float, float, float]]] = []
     path = REAL_DIR / "labels" / f"{stem}.txt"
+    fixes = corrected_labels().get(stem, []) if added else []
     for line in path.read_text().split("\n"):
         parts = line.split()
         if len(parts) == 5:
             cx, cy, w, h = (float(v) for v in parts[1:])
-            out.append((source_to_card(int(parts[0])), (cx, cy, w, h)))
+            card: str | None = source_to_card(int(parts[0]))
+            for labelled, corrected, box in fixes:
+                if labelled == card and _same_box(box, (cx, cy, w, h)):
+                    card = corrected
+                    break
+            if card != DROPPED:
+                out.append((card, (cx, cy, w, h)))
     if added:
         out += added_corners().get(stem, [])
     return out
+
+
+#: ``corrected`` of a fix that drops the source box
+DROPPED = "-"
+
+
+def _same_box(a: tuple[float, ...], b: tuple[float, ...], tolerance: float = 0.5) -> bool:
+    """True when two normalised centre boxes agree within ``tolerance`` pixels a side
+    (the fixes file writes the source's boxes to a tenth of a pixel)."""
+    return all(abs(u - v) * PHOTO_SIDE <= tolerance for u, v in zip(a, b, strict=True))
+
+
+def _pixel_box(parts: list[str]) -> tuple[float, float, float, float]:
+    """``x1 y1 x2 y2`` in photo pixels as a normalised centre box (cx, cy, w, h)."""
+    x1, y1, x2, y2 = (float(v) / PHOTO_SIDE for v in parts)
+    return ((x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1)
+
+
+@functools.cache
+def corrected_labels(
+    path: Path | None = None,
+) -> dict[str, list[tuple[str, str, tuple[float, float, float, float]]]]:
+    """The source boxes that name the wrong card, by photo stem: (labelled, corrected,
+    box), the box normalised like the source labels. Each was checked by eye on the
+    whole card (``python -m datasets.label_sheet``)."""
+    found: dict[str, list[tuple[str, str, tuple[float, float, float, float]]]] = {}
+    for line in (path or CORRECTED_LABELS).read_text().split("\n"):
+        parts = line.split("#")[0].split()
+        if not parts:
+            continue
+        photo, labelled, corrected = parts[:3]
+        found.setdefault(Path(photo).stem, []).append((labelled, corrected, _pixel_box(parts[3:7])))
+    return found
 
 
 @functools.cache
@@ -87,9 +130,7 @@ def added_corners(
         if not parts:
             continue
         photo, card = parts[0], parts[1]
-        x1, y1, x2, y2 = (float(v) / PHOTO_SIDE for v in parts[2:6])
-        box = ((x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1)
-        found.setdefault(Path(photo).stem, []).append((card, box))
+        found.setdefault(Path(photo).stem, []).append((card, _pixel_box(parts[2:6])))
     return found
 
 

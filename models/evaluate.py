@@ -220,6 +220,10 @@ def main(argv: list[str] | None = None) -> int:
         help="index classifier ONNX (second stage); 'none' for the detector alone",
     )  # fmt: skip
     parser.add_argument(
+        "--suit-reader", default="auto",
+        help="suit reader ONNX (a second opinion on suits); 'none' to name without it",
+    )  # fmt: skip
+    parser.add_argument(
         "--scales", type=float, nargs="+", default=[1.0],
         help="picture scales the proposal network runs at (pooled)",
     )  # fmt: skip
@@ -229,6 +233,7 @@ def main(argv: list[str] | None = None) -> int:
         detector = Detector(
             args.model,
             index_classifier=namer,
+            suit_reader=None if args.suit_reader == "none" else args.suit_reader,
             proposal_confidence=args.proposal_confidence,
             scales=args.scales,
         )
@@ -238,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     report = {
         "model": str(args.model),
         "index_classifier": str(detector.namer.path) if detector.namer else None,
+        "suit_reader": str(detector.suit_reader.path) if detector.suit_reader else None,
         "input_hw": list(detector.input_hw),
         "scales": list(detector.scales),
         "proposal_confidence": detector.proposal_confidence,

@@ -24,7 +24,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from kiosk.vision.index_classifier import PATCH  # noqa: E402
+from kiosk.vision.index_classifier import MARGIN, PATCH  # noqa: E402
 
 CROPS = REPO / "datasets" / "generated" / "index_crops.npz"
 OUT = REPO / "models" / "index_classifier.onnx"
@@ -32,8 +32,15 @@ OUT = REPO / "models" / "index_classifier.onnx"
 CHECKPOINT = REPO / "models" / "checkpoint" / "index_classifier.pt"
 
 
-def build_network(classes: int):  # -> torch.nn.Module (torch imported lazily)
-    """Conv blocks 32-64-128-192 over a 32 x 32 patch, global average, one linear layer."""
+def build_network(classes: int, grid: int = 1):  # -> torch.nn.Module (torch imported lazily)
+    """Conv blocks 32-64-128-192 over a 32 x 32 patch, average-pooled to a ``grid`` x
+    ``grid`` map, one linear layer.
+
+    ``grid`` 1 (the index classifier) is a global average: the index fills the patch, and
+    where a stroke sits does not matter. The suit reader's wide patch holds the index's
+    own card *and its neighbours*, so it keeps a 3 x 3 layout: the card whose corner is
+    in the middle is the one to name.
+    """
     from torch import nn
 
     def block(cin: int, cout: int) -> list[nn.Module]:
@@ -44,7 +51,8 @@ def build_network(classes: int):  # -> torch.nn.Module (torch imported lazily)
         *block(32, 64), *block(64, 64), nn.MaxPool2d(2),  # 8
         *block(64, 128), *block(128, 128), nn.MaxPool2d(2),  # 4
         *block(128, 192),
-        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(192, classes),
+        nn.AdaptiveAvgPool2d(grid), nn.Flatten(), nn.Dropout(0.2),
+        nn.Linear(192 * grid * grid, classes),
     )  # fmt: skip
 
 
@@ -102,6 +110,8 @@ def main(argv: list[str] | None = None) -> int:
         "--init", type=Path, help="continue from these weights (.pt state, or an exported .onnx)"
     )
     parser.add_argument("--checkpoint", type=Path, default=CHECKPOINT, help="save weights here")
+    parser.add_argument("--grid", type=int, default=1,
+                        help="pool to a grid x grid map (3 for the suit reader's wide patches)")
     args = parser.parse_args(argv)
     if not args.crops.exists():
         print(f"no patches at {args.crops}: run `python -m datasets.index_crops`", file=sys.stderr)
@@ -115,8 +125,9 @@ def main(argv: list[str] | None = None) -> int:
     x, y = data["x"], data["y"].astype(np.int64)
     labels = [str(v) for v in data["labels"]]
     patch = int(x.shape[1])  # the patches' side (PATCH unless index_crops was told --patch)
+    margin = float(data["margin"]) if "margin" in data else MARGIN
     assert x.shape[1:] == (patch, patch, 3), f"patches are {x.shape[1:]}, not square"
-    model = build_network(len(labels))
+    model = build_network(len(labels), args.grid)
     if args.init is not None:
         warm_start(model, args.init, x)
         print(f"continuing from {args.init}")
@@ -157,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         # every epoch, so a stopped run leaves weights to continue from (--init)
         args.checkpoint.parent.mkdir(parents=True, exist_ok=True)
         torch.save(model.state_dict(), args.checkpoint)
-    export(model, labels, args.out, patch)
+    export(model, labels, args.out, patch, margin)
     print(
         f"exported {args.out} ({args.out.stat().st_size / 1e6:.2f} MB), weights {args.checkpoint}"
     )
@@ -213,9 +224,11 @@ def warm_start(model, path: Path, patches: np.ndarray) -> None:
                 break
 
 
-def export(model, labels: list[str], out: Path, patch: int = PATCH) -> None:
-    """ONNX with a dynamic batch, the class names (``names``) and the patch side (``patch``)
-    in the metadata."""
+def export(
+    model, labels: list[str], out: Path, patch: int = PATCH, margin: float = MARGIN
+) -> None:
+    """ONNX with a dynamic batch, the class names (``names``), the patch side (``patch``)
+    and the crop's margin (``margin``) in the metadata."""
     import onnx
     import torch
 
@@ -230,6 +243,8 @@ def export(model, labels: list[str], out: Path, patch: int = PATCH) -> None:
     entry.key, entry.value = "names", repr(labels)
     entry = proto.metadata_props.add()
     entry.key, entry.value = "patch", str(patch)
+    entry = proto.metadata_props.add()
+    entry.key, entry.value = "margin", repr(margin)
     onnx.save(proto, str(out))
 
 

@@ -35,6 +35,7 @@ import cv2
 import numpy as np
 
 from kiosk.vision.index_classifier import DEFAULT_CLASSIFIER, NONE, IndexClassifier
+from kiosk.vision.suit_reader import DEFAULT_SUIT_READER, SUIT_TURNS, card_rows, with_suits
 
 #: the exported model committed with the repository
 DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "cards.onnx"
@@ -137,6 +138,7 @@ class Detector:
         backend: str = "auto",
         threads: int | None = None,
         index_classifier: str | os.PathLike[str] | None = "auto",
+        suit_reader: str | os.PathLike[str] | None = "auto",
         proposal_confidence: float = PROPOSAL_CONFIDENCE,
         scales: Sequence[float] = (1.0,),
     ) -> None:
@@ -172,6 +174,14 @@ class Detector:
         self.proposal_confidence = proposal_confidence
         self.scales = tuple(scales)
         self.namer = _load_index_classifier(index_classifier, threads)
+        #: the second opinion on suits (kiosk.vision.suit_reader); only with a namer
+        self.suit_reader = (
+            _load_index_classifier(
+                suit_reader, threads, DEFAULT_SUIT_READER, "suit reader", SUIT_TURNS
+            )
+            if self.namer is not None
+            else None
+        )
         if self.namer is None and self.classes == PROPOSAL_CLASSES:
             raise ModelError(f"{path} only finds indices: it needs the index classifier "
                              f"({DEFAULT_CLASSIFIER.name}) and ONNX Runtime to name them")
@@ -248,7 +258,7 @@ class Detector:
         threshold = self.confidence if confidence is None else confidence
         if self.namer is None:
             return [d for d in proposals if d.confidence >= threshold]
-        return name_proposals(self.namer, image_bgr, proposals, threshold)
+        return name_proposals(self.namer, image_bgr, proposals, threshold, self.suit_reader)
 
     def propose(
         self,
@@ -396,15 +406,27 @@ def name_proposals(
     image_bgr: np.ndarray,
     proposals: list[Detection],
     threshold: float,
+    suits: IndexClassifier | None = None,
 ) -> list[Detection]:
-    """The proposals the classifier names with at least ``threshold``, best first.
+    """The proposals the classifier names with at least ``threshold``, best first; with
+    ``suits`` (the suit reader), its opinion of each card's suit joins the classifier's
+    (:func:`kiosk.vision.suit_reader.with_suits`).
 
     A face-down card is the exception: its box is a whole card, which the 32-pixel patch
     shrinks to a texture that a patterned table or a court card's robe also has, so a
     ``back`` also needs the YOLO model (which saw the card's outline) to call it ``back``,
     and takes the lower of the two confidences.
     """
-    probabilities = namer.probabilities(image_bgr, [p.box for p in proposals])
+    boxes = [p.box for p in proposals]
+    probabilities = namer.probabilities(image_bgr, boxes)
+    if suits is not None and len(boxes):
+        rows = card_rows(probabilities, namer.classes)
+        if len(rows):
+            probabilities = probabilities.copy()  # the classifier's own array stays as it was
+            probabilities[rows] = with_suits(
+                probabilities[rows], namer.classes,
+                suits.probabilities(image_bgr, [boxes[i] for i in rows]), suits.classes,
+            )  # fmt: skip
     out = []
     for proposal, row in zip(proposals, probabilities, strict=True):
         best = int(row.argmax())
@@ -415,16 +437,59 @@ def name_proposals(
         if card == NONE or confidence < threshold:
             continue
         out.append(Detection(card, confidence, proposal.box))
-    return sorted(out, key=lambda d: -d.confidence)
+    return merge_same_card(sorted(out, key=lambda d: -d.confidence))
+
+
+#: a box that lies this much (of its own area) inside a better box of the same name is
+#: the same printed index boxed twice; two corners of one card never overlap at all
+SAME_INDEX_OVERLAP = 0.6
+
+
+def merge_same_card(found: list[Detection], overlap: float = SAME_INDEX_OVERLAP) -> list[Detection]:
+    """Merge a detection lying mostly inside a better one with the same name into it
+    (best first in, best first out).
+
+    The proposal network sometimes boxes one index twice, the rank alone and rank with
+    suit, too differently for its class-agnostic suppression (IoU 0.4-0.5); once the
+    classifier has named both the same card, they are one index. The merged box is the
+    union of the two (the whole index, as the photos' labels draw it) with the better
+    confidence.
+
+    >>> a = Detection("JD", 0.9, (0, 0, 10, 11))
+    >>> merge_same_card([a, Detection("JD", 0.8, (0, 0, 10, 20))])
+    [Detection(card='JD', confidence=0.9, box=(0, 0, 10, 20))]
+    >>> len(merge_same_card([a, Detection("QD", 0.8, (0, 0, 10, 20))]))
+    2
+    """
+    kept: list[Detection] = []
+    for d in found:
+        x1, y1, x2, y2 = d.box
+        area = max((x2 - x1) * (y2 - y1), 1e-9)
+        for n, k in enumerate(kept):
+            kx1, ky1, kx2, ky2 = k.box
+            w = min(x2, kx2) - max(x1, kx1)
+            h = min(y2, ky2) - max(y1, ky1)
+            smaller = min(area, (kx2 - kx1) * (ky2 - ky1))
+            if k.card == d.card and w > 0 and h > 0 and w * h / smaller >= overlap:
+                union = (min(x1, kx1), min(y1, ky1), max(x2, kx2), max(y2, ky2))
+                kept[n] = replace(k, box=union)
+                break
+        else:
+            kept.append(d)
+    return kept
 
 
 def _load_index_classifier(
-    choice: str | os.PathLike[str] | None, threads: int | None
+    choice: str | os.PathLike[str] | None, threads: int | None,
+    default: Path = DEFAULT_CLASSIFIER,
+    what: str = "index classifier",
+    turns: int = 4,
 ) -> IndexClassifier | None:
-    """The second stage: ``"auto"`` takes the committed one when it and ONNX Runtime exist."""
+    """The second stage (or the suit reader, ``default`` its committed file): ``"auto"``
+    takes the committed one when it and ONNX Runtime exist."""
     if choice is None:
         return None
-    path = DEFAULT_CLASSIFIER if choice == "auto" else Path(choice)
+    path = default if choice == "auto" else Path(choice)
     if choice == "auto":
         try:
             import onnxruntime  # noqa: F401
@@ -433,12 +498,12 @@ def _load_index_classifier(
         if not path.is_file():
             return None
     elif not path.is_file():
-        raise ModelError(f"index classifier not found: {path}")
+        raise ModelError(f"{what} not found: {path}")
     try:
-        return IndexClassifier(path, threads)
+        return IndexClassifier(path, threads, turns)
     except Exception as problem:  # a corrupt file
         raise ModelError(
-            f"cannot load index classifier {path}: {str(problem).splitlines()[0]}"
+            f"cannot load {what} {path}: {str(problem).splitlines()[0]}"
         ) from None
 
 

@@ -38,14 +38,17 @@ MARGIN = 1.3
 NONE = "none"
 
 
-def crop(image: np.ndarray, box: Sequence[float], size: int = PATCH) -> np.ndarray:
-    """A ``size`` x ``size`` patch centred on ``box`` (x1, y1, x2, y2), square, with margin.
+def crop(
+    image: np.ndarray, box: Sequence[float], size: int = PATCH, margin: float = MARGIN
+) -> np.ndarray:
+    """A ``size`` x ``size`` patch centred on ``box`` (x1, y1, x2, y2), square, ``margin``
+    times the box's longer side.
 
     Square so that a turned index keeps its shape; edges beyond the image repeat the
     border pixels rather than inventing black.
     """
     x1, y1, x2, y2 = (float(v) for v in box)
-    side = max(x2 - x1, y2 - y1, 4.0) * MARGIN
+    side = max(x2 - x1, y2 - y1, 4.0) * margin
     scale = size / side
     # boxes are in edge coordinates (pixel i spans i..i+1), warpAffine in pixel centres:
     # the box centre goes to the patch's middle, the same way whatever the quarter turn
@@ -92,14 +95,16 @@ class IndexClassifier:
         if not names:
             raise ValueError(f"{self.path}: no class names in the model metadata")
         self.classes: tuple[str, ...] = tuple(ast.literal_eval(names))
-        #: the patch side the network was trained on (its export records it)
-        self.patch = int(self._session.get_modelmeta().custom_metadata_map.get("patch", PATCH))
+        meta = self._session.get_modelmeta().custom_metadata_map
+        #: the patch side and margin the network was trained on (its export records them)
+        self.patch = int(meta.get("patch", PATCH))
+        self.margin = float(meta.get("margin", MARGIN))
 
     def probabilities(self, image: np.ndarray, boxes: Sequence[Sequence[float]]) -> np.ndarray:
         """Class probabilities, one row per box (softmax over ``self.classes``)."""
         if not boxes:
             return np.zeros((0, len(self.classes)), np.float32)
-        patches = [crop(image, box, self.patch) for box in boxes]
+        patches = [crop(image, box, self.patch, self.margin) for box in boxes]
         turned = [np.rot90(patch, k) for k in range(self.turns) for patch in patches]
         logits = np.asarray(self._session.run(None, {self._input: to_blob(turned)})[0], np.float32)
         logits -= logits.max(axis=1, keepdims=True)

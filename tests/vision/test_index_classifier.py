@@ -260,3 +260,68 @@ def test_a_network_trained_on_larger_patches_is_read_at_its_own_size(tmp_path: P
     image = np.zeros((100, 100, 3), np.uint8)
     assert namer.probabilities(image, [(10, 10, 30, 40)]).shape == (1, len(LABELS))
     assert IndexClassifier().patch == PATCH  # the shipped one: 32
+
+
+class _Suits(_Namer):
+    """Stands in for the suit reader; remembers how many boxes it was shown."""
+
+    classes = ("C", "D", "H", "S")
+    shown = 0
+
+    def probabilities(self, image: np.ndarray, boxes: list) -> np.ndarray:
+        self.shown += len(boxes)
+        return self.rows[: len(boxes)]
+
+
+def test_the_suit_reader_settles_a_suit_the_index_leaves_in_doubt() -> None:
+    """Ace of clubs, its index read 0.55 spades: the card's pips say clubs, so clubs it is;
+    a box the index classifier calls ``none`` is never shown to the suit reader."""
+
+    class Namer(_Namer):
+        classes = ("AS", "AC", NONE)
+
+    proposals = [Detection("index", 0.5, (0, 0, 10, 20)), Detection("index", 0.5, (40, 0, 50, 20))]
+    namer = Namer([[0.55, 0.45, 0.0], [0.0, 0.05, 0.95]])
+    image = np.zeros((30, 60, 3), np.uint8)
+    alone = name_proposals(namer, image, proposals, 0.5)  # type: ignore[arg-type]
+    assert [d.card for d in alone] == ["AS"]
+    suits = _Suits([[0.9, 0.0, 0.0, 0.1]])
+    found = name_proposals(namer, image, proposals, 0.5, suits)  # type: ignore[arg-type]
+    assert [d.card for d in found] == ["AC"] and found[0].confidence > 0.8
+    assert suits.shown == 1
+    unsure = _Suits([[0.25, 0.25, 0.25, 0.25]])  # an even opinion changes nothing
+    same = name_proposals(namer, image, proposals, 0.5, unsure)  # type: ignore[arg-type]
+    assert [(d.card, d.box) for d in same] == [(d.card, d.box) for d in alone]
+    assert same[0].confidence == pytest.approx(alone[0].confidence)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
+def test_the_suit_readers_wide_patches_reach_run_time_as_trained(tmp_path: Path) -> None:
+    """Suit patches keep card faces only, labelled by suit; a 3 x 3 network's export
+    records its 48-pixel patch and 6 x margin, and the run-time reader cuts them so."""
+    sys.path.insert(0, str(REPO / "models"))
+    import train_classifier as trainer
+
+    from datasets.index_crops import LABELS as INDEX_LABELS
+    from datasets.index_crops import SUITS, as_suits
+    from kiosk.vision.index_classifier import IndexClassifier, crop
+
+    names = ["AC", "back", NONE, "9H", "5S"]
+    ids = np.asarray([INDEX_LABELS.index(n) for n in names], np.int16)
+    x = np.arange(5)[:, None, None, None] * np.ones((5, 4, 4, 3), np.uint8)
+    kept_x, suits, origin = as_suits((x, ids, np.zeros(5, np.int8)))
+    assert [SUITS[s] for s in suits] == ["C", "H", "S"]
+    assert [int(p[0, 0, 0]) for p in kept_x] == [0, 3, 4] and len(origin) == 3
+
+    out = tmp_path / "suits.onnx"
+    trainer.export(trainer.build_network(len(SUITS), grid=3), list(SUITS), out, 48, 6.0)
+    reader = IndexClassifier(out)
+    assert (reader.classes, reader.patch, reader.margin) == (SUITS, 48, 6.0)
+    image = np.random.default_rng(0).integers(0, 255, (200, 200, 3), dtype=np.uint8)
+    box = (90, 90, 100, 110)
+    wide = crop(image, box, 48, 6.0)
+    blob = to_blob([np.rot90(wide, k) for k in range(4)])
+    logits = reader._session.run(None, {reader._input: blob})[0]
+    want = np.exp(logits - logits.max(axis=1, keepdims=True))
+    want = (want / want.sum(axis=1, keepdims=True)).mean(axis=0)
+    assert reader.probabilities(image, [box])[0] == pytest.approx(want, abs=1e-5)

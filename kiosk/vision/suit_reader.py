@@ -1,0 +1,73 @@
+"""The suit from the card around an index: a second opinion for the index classifier.
+
+A printed index is a rank over a suit symbol a few pixels wide. On the rendered hands
+most of the cards the index classifier names wrongly have the right rank and the wrong
+suit of the same colour (the ace of clubs read as the ace of spades four times in 50
+hands, the queen and jack of clubs as spades), and each time the card's own pips, several
+times the index's size, showed the suit plainly a little further in. The index
+classifier's 32-pixel patch (1.3 x the index) never sees them.
+
+The suit reader is the same small network reading a wider patch (6 x the index, so an
+ace's centre pip is inside it) and answering only the suit. Its patch holds neighbouring
+cards too, so it keeps a 3 x 3 layout instead of a global average: the card whose
+corner sits in the middle is the one it names. :func:`with_suits` combines the two
+readers as a product of experts: each card's probability is scaled by how much more
+(or less) likely than even the suit reader finds its suit, then renormalised, so a
+confident suit reader settles a suit the index leaves in doubt, and an unsure one
+changes nothing.
+
+>>> import numpy as np
+>>> index = np.array([[0.6, 0.4, 0.0]])            # AS 0.6, AC 0.4, none 0
+>>> suits = np.array([[0.9, 0.0, 0.0, 0.1]])       # C D H S
+>>> with_suits(index, ("AS", "AC", "none"), suits, ("C", "D", "H", "S")).round(2).tolist()
+[[0.14, 0.86, 0.0]]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+#: the exported suit reader committed with the repository (optional: without it the
+#: index classifier names the suit alone)
+DEFAULT_SUIT_READER = Path(__file__).resolve().parents[2] / "models" / "suit_reader.onnx"
+
+#: the exponent on the suit reader's opinion (1: a plain product of experts); chosen on
+#: the validation scenes (models/README.md)
+SUIT_WEIGHT = 1.0
+
+#: how many quarter turns of each patch the suit reader reads (the index classifier reads
+#: four): its 48-pixel patches cost twice the classifier's, and four turns doubled the
+#: whole detector's time on a busy picture for no better figure (models/README.md)
+SUIT_TURNS = 1
+
+#: a box is shown to the suit reader when the index classifier gives its card names at
+#: least this much probability together (a box it calls ``none`` or ``back`` needs no suit)
+CARD_MASS = 0.2
+
+
+def card_rows(probabilities: np.ndarray, classes: Sequence[str]) -> np.ndarray:
+    """The rows (boxes) whose card names hold at least :data:`CARD_MASS` together."""
+    cards = np.asarray([len(c) == 2 and c != "back" for c in classes], bool)
+    return np.flatnonzero(probabilities[:, cards].sum(axis=1) >= CARD_MASS)
+
+
+def with_suits(
+    probabilities: np.ndarray,
+    classes: Sequence[str],
+    suit_probabilities: np.ndarray,
+    suits: Sequence[str],
+    weight: float = SUIT_WEIGHT,
+) -> np.ndarray:
+    """The index classifier's rows with each card's probability scaled by
+    ``(len(suits) * p(its suit)) ** weight`` and renormalised; ``none`` and ``back``
+    keep their factor of 1. One suit row per index row."""
+    factors = np.ones_like(probabilities)
+    spread = np.clip(suit_probabilities * len(suits), 1e-6, None) ** weight
+    for column, name in enumerate(classes):
+        if len(name) == 2 and name != "back" and name[1] in suits:
+            factors[:, column] = spread[:, list(suits).index(name[1])]
+    scaled = probabilities * factors
+    return np.asarray(scaled / np.clip(scaled.sum(axis=1, keepdims=True), 1e-12, None))

@@ -49,9 +49,21 @@ CARD_MASS = 0.2
 
 
 def card_rows(probabilities: np.ndarray, classes: Sequence[str]) -> np.ndarray:
-    """The rows (boxes) whose card names hold at least :data:`CARD_MASS` together."""
-    cards = np.asarray([len(c) == 2 and c != "back" for c in classes], bool)
-    return np.flatnonzero(probabilities[:, cards].sum(axis=1) >= CARD_MASS)
+    """The rows (boxes) worth a second opinion on the suit: the card names hold at least
+    :data:`CARD_MASS` together and the two likeliest share a rank (AS or AC?).
+
+    >>> rows = np.array([[0.5, 0.3, 0.2, 0.0], [0.5, 0.0, 0.2, 0.3], [0.0, 0.0, 0.1, 0.9]])
+    >>> card_rows(rows, ("AS", "AC", "QS", "none")).tolist()
+    [0]
+    """
+    cards = [i for i, c in enumerate(classes) if len(c) == 2 and c != "back"]
+    names = [classes[i] for i in cards]
+    scores = probabilities[:, cards]
+    top_two = np.argsort(-scores, axis=1)[:, :2]
+    return np.asarray([
+        row for row, (first, second) in enumerate(top_two)
+        if scores[row].sum() >= CARD_MASS and names[first][0] == names[second][0]
+    ], dtype=np.int64)  # fmt: skip
 
 
 def with_suits(

@@ -202,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     # the suit reader only ever sees boxes the index classifier named a card: no
     # proposals on nothing, no random negatives
     detector = None if args.suits else args.detector
-    options = {"size": args.patch, "margin": args.margin, "randoms": 0 if args.suits else 3}
+    randoms = 0 if args.suits else 3
     train = build(
         [
             ("synthetic train", scene_truth("train"), args.synthetic_copies, False),
@@ -210,7 +210,9 @@ def main(argv: list[str] | None = None) -> int:
             ("synthetic train, shrunk", scene_truth("train"), args.small_copies, True),
         ],
         detector,
-        **options,  # type: ignore[arg-type]
+        size=args.patch,
+        margin=args.margin,
+        randoms=randoms,
     )
     val = build(
         [
@@ -219,7 +221,9 @@ def main(argv: list[str] | None = None) -> int:
         ],
         detector,
         seed=1,
-        **options,  # type: ignore[arg-type]
+        size=args.patch,
+        margin=args.margin,
+        randoms=randoms,
     )
     labels = LABELS
     if args.suits:

@@ -48,6 +48,11 @@ SUIT_TURNS = 1
 CARD_MASS = 0.2
 
 
+def _is_card(name: str) -> bool:
+    """A face's name (``AS``), not ``back`` or ``none``."""
+    return len(name) == 2 and name != "back"
+
+
 def card_rows(probabilities: np.ndarray, classes: Sequence[str]) -> np.ndarray:
     """The rows (boxes) worth a second opinion on the suit: the card names hold at least
     :data:`CARD_MASS` together and the two likeliest share a rank (AS or AC?).
@@ -56,7 +61,7 @@ def card_rows(probabilities: np.ndarray, classes: Sequence[str]) -> np.ndarray:
     >>> card_rows(rows, ("AS", "AC", "QS", "none")).tolist()
     [0]
     """
-    cards = [i for i, c in enumerate(classes) if len(c) == 2 and c != "back"]
+    cards = [i for i, c in enumerate(classes) if _is_card(c)]
     names = [classes[i] for i in cards]
     scores = probabilities[:, cards]
     top_two = np.argsort(-scores, axis=1)[:, :2]
@@ -79,7 +84,7 @@ def with_suits(
     factors = np.ones_like(probabilities)
     spread = np.clip(suit_probabilities * len(suits), 1e-6, None) ** weight
     for column, name in enumerate(classes):
-        if len(name) == 2 and name != "back" and name[1] in suits:
+        if _is_card(name) and name[1] in suits:
             factors[:, column] = spread[:, list(suits).index(name[1])]
     scaled = probabilities * factors
     return np.asarray(scaled / np.clip(scaled.sum(axis=1, keepdims=True), 1e-12, None))

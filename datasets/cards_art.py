@@ -93,6 +93,15 @@ def usable_decks() -> list[str]:
     return [name for name, deck in DECKS.items() if deck.source.exists()]
 
 
+def card_art_installed() -> bool:
+    """Whether a deck is installed and renders here (gnome-cards-data and rsvg-convert,
+    from scripts/install-system-packages.sh): tests that draw cards skip without it."""
+    try:
+        return bool(usable_decks()) and load_card(usable_decks()[0], "9H") is not None
+    except (RuntimeError, OSError):
+        return False
+
+
 def table_decks() -> list[str]:
     """Installed decks a euchre table could play with at a kiosk: every card, courts
     included, prints its rank and suit in the corners (the training scenes use all

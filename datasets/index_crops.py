@@ -67,6 +67,49 @@ def real_truth(split: str) -> Iterator[tuple[Path, Truth]]:
         yield REAL_DIR / "images" / file, [(CLASS_ID[c], b) for c, b in labels if c is not None]
 
 
+#: every how many frames of a rendered hand's video patches are cut (consecutive frames
+#: are nearly the same picture)
+HAND_FRAME_STEP = 8
+#: a class id for a box that is neither patch nor negative: a face-down card in a rendered
+#: hand (boxed whole, but the taken tricks lie in criss-crossed piles the renderer boxes
+#: card by card, unlike the scenes' labels)
+UNNAMED = -1
+
+
+def hand_truth(folder: Path, step: int = HAND_FRAME_STEP
+               ) -> Iterator[tuple[np.ndarray, Truth]]:
+    """(frame, [(class id, normalised box)]) for every ``step``-th frame of each rendered
+    hand video in ``folder`` (``scripts/bench_reader.py --out folder``, its ``.truth.json``
+    beside each video). The classifier then learns the pictures the trick reader meets:
+    cards sliding, seen at a tablet's angle, through the video's compression. Render
+    these with other seeds than the hands the benchmark reads."""
+    import json
+
+    for video in sorted(folder.glob("hand-*.mp4")):
+        truth_file = video.with_suffix(".truth.json")
+        if not truth_file.exists():
+            continue
+        frames = json.loads(truth_file.read_text(encoding="utf-8"))["frames"]
+        capture = cv2.VideoCapture(str(video))
+        try:
+            for index, boxes in enumerate(frames):
+                ok, frame = capture.read()
+                if not ok:
+                    break
+                if index % step:
+                    continue
+                h, w = frame.shape[:2]
+                truth: Truth = []
+                for item in boxes:
+                    x1, y1, x2, y2 = item["box"]
+                    cls = UNNAMED if item["card"] == "back" else CLASS_ID[item["card"]]
+                    truth.append((cls, ((x1 + x2) / 2 / w, (y1 + y2) / 2 / h,
+                                        (x2 - x1) / w, (y2 - y1) / h)))
+                yield frame, truth
+        finally:
+            capture.release()
+
+
 def jitter(box: Box, rng: np.random.Generator, amount: float = 0.12) -> Box:
     """The box moved by up to ``amount`` of its size and resized by 0.85-1.2 per side."""
     x1, y1, x2, y2 = box
@@ -105,7 +148,7 @@ def patches_for(
             continue  # on an index too small to name
         if best >= 0 and overlaps[best] >= 0.5:
             yield crop(image, proposal, size, margin), truth[best][0]
-        elif best < 0 or overlaps[best] < 0.2:
+        elif (best < 0 or overlaps[best] < 0.2) and not _covers_unnamed(proposal, unnamed):
             yield crop(image, proposal, size, margin), NONE_ID
     h, w = image.shape[:2]
     faces = [box for cls, box in truth if CLASSES[cls] != "back"] or [(0, 0, 0.06 * w, 0.1 * h)]
@@ -119,8 +162,8 @@ def patches_for(
             yield crop(image, box, size, margin), NONE_ID
 
 
-#: (name, images with their labels, copies of each label, shrink the image or not)
-Source = tuple[str, Iterator[tuple[Path, Truth]], int, bool]
+#: (name, images (files or pictures) with their labels, copies of each label, shrink or not)
+Source = tuple[str, Iterator[tuple[Path | np.ndarray, Truth]], int, bool]
 
 
 def build(sources: list[Source], detector_model: Path | None, seed: int = 0,
@@ -142,7 +185,7 @@ def build(sources: list[Source], detector_model: Path | None, seed: int = 0,
     for number, (name, items, copies, shrink) in enumerate(sources):
         count = 0
         for path, truth in items:
-            image = cv2.imread(str(path))
+            image = path if isinstance(path, np.ndarray) else cv2.imread(str(path))
             if image is None:
                 continue
             unnamed: list[Box] = []
@@ -150,6 +193,8 @@ def build(sources: list[Source], detector_model: Path | None, seed: int = 0,
                 factor = float(rng.uniform(*SHRINK))
                 image = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
             boxes = yolo_to_pixels(truth, image.shape[1], image.shape[0])
+            unnamed += [b for c, b in boxes if c == UNNAMED]
+            boxes = [(c, b) for c, b in boxes if c != UNNAMED]
             if shrink:
                 unnamed = [b for _, b in boxes if _long_side(b) < SMALLEST_INDEX]
                 boxes = [(c, b) for c, b in boxes if _long_side(b) >= SMALLEST_INDEX]
@@ -162,6 +207,14 @@ def build(sources: list[Source], detector_model: Path | None, seed: int = 0,
                 count += 1
         print(f"{name}: {count} patches", flush=True)
     return np.stack(patches), np.asarray(labels, np.int16), np.asarray(origin, np.int8)
+
+
+def _covers_unnamed(box: Box, unnamed: list[Box] | None) -> bool:
+    """Whether a proposal holds the middle of one of the unnamed boxes (a face-down card
+    in a pile): it is not taught as ``none`` either."""
+    x1, y1, x2, y2 = box
+    return any(x1 <= (u[0] + u[2]) / 2 <= x2 and y1 <= (u[1] + u[3]) / 2 <= y2
+               for u in unnamed or [])
 
 
 def _long_side(box: Box) -> float:
@@ -193,6 +246,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--patch", type=int, default=PATCH, help="patch side in pixels")
     parser.add_argument("--margin", type=float, default=MARGIN,
                         help="patch side as a multiple of the box's longer side")
+    parser.add_argument("--hands", type=Path, action="append", default=[],
+                        help="a folder of rendered hands (scripts/bench_reader.py --out) whose "
+                        "frames are cut too; never the benchmark's own hands")
+    parser.add_argument("--hand-copies", type=int, default=2, help="per label, hand frames")
     parser.add_argument("--suits", action="store_true",
                         help="the suit reader's patches: card faces only, labelled by suit")
     args = parser.parse_args(argv)
@@ -208,6 +265,8 @@ def main(argv: list[str] | None = None) -> int:
             ("synthetic train", scene_truth("train"), args.synthetic_copies, False),
             ("real train", real_truth("train"), args.real_copies, False),
             ("synthetic train, shrunk", scene_truth("train"), args.small_copies, True),
+            *((f"rendered hands {folder}", hand_truth(folder), args.hand_copies, False)
+              for folder in args.hands),
         ],
         detector,
         size=args.patch,

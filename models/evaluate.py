@@ -3,6 +3,7 @@
     python models/evaluate.py                        # models/cards.onnx, both sets
     python models/evaluate.py --model M.onnx --real-split test --out models/metrics.json
     python models/evaluate.py --classifier none      # the detector alone, no second stage
+    python models/evaluate.py --sets hands --hands runs/val-hands   # frames of rendered hands
 
 Reported per set: mAP50 and mAP50-95 (COCO-style, 101-point, over the classes present,
 detections down to confidence 0.001), and at the kiosk's operating confidence: recall per
@@ -16,6 +17,10 @@ Real photos are read from ../shared/datasets/real-cards-phone/ (never copied); t
 Their labels leave out the second corner of many cards; the corners added by this project
 (datasets/real_split/added_corners.txt, each checked by eye) count as labels, and the
 report repeats the real figures against the source labels alone (``..._original_labels``).
+
+Frames of rendered hands (``--sets hands``) are what the trick reader meets: render them
+with seeds the reader's benchmark does not use (``scripts/bench_reader.py --seed 6000
+--out DIR``); a face-down card's corners are ignored there.
 """
 
 from __future__ import annotations
@@ -25,6 +30,8 @@ import json
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from itertools import islice
 from pathlib import Path
 
 import cv2
@@ -66,6 +73,17 @@ def real_items(split: str, limit: int | None, added: bool = True) -> list[tuple[
     return [(REAL_DIR / "images" / f, read_labels(Path(f).stem, added)) for f in files[:limit]]
 
 
+def hand_items(folder: Path, limit: int | None) -> Iterator[tuple[np.ndarray, Truth]]:
+    """Every 8th frame of the rendered hands in ``folder`` (``scripts/bench_reader.py
+    --out``) with the renderer's boxes; a face-down card's corner is an ignore region (the
+    detector boxes a face-down card whole). Lazily: a video's frames are large."""
+    from datasets.index_crops import UNNAMED, hand_truth
+
+    frames = hand_truth(folder)
+    for frame, rows in frames if limit is None else islice(frames, limit):
+        yield frame, [(None if cls == UNNAMED else CLASSES[cls], box) for cls, box in rows]
+
+
 def average_precision(recall: np.ndarray, precision: np.ndarray) -> float:
     """COCO 101-point AP: mean over recall r = 0, 0.01 ... 1 of the best precision at >= r.
 
@@ -78,7 +96,8 @@ def average_precision(recall: np.ndarray, precision: np.ndarray) -> float:
     return float(values.mean())
 
 
-def evaluate(detector: Detector, items: list[tuple[Path, Truth]], operating: float) -> dict:
+def evaluate(detector: Detector, items: Iterable[tuple[Path | np.ndarray, Truth]],
+             operating: float) -> dict:
     thresholds = np.arange(0.5, 0.96, 0.05)
     # per class: list of (confidence, tp flags per IoU threshold)
     scored: dict[str, list[tuple[float, np.ndarray]]] = defaultdict(list)
@@ -89,8 +108,10 @@ def evaluate(detector: Detector, items: list[tuple[Path, Truth]], operating: flo
     missed_cards: dict[str, int] = defaultdict(int)
     proposed = kiosk_boxes = 0  # the first stage alone: labelled boxes it proposes
     seconds = 0.0
+    images = 0
     for path, truth_rows in items:
-        image = cv2.imread(str(path))
+        images += 1
+        image = path if isinstance(path, np.ndarray) else cv2.imread(str(path))
         if image is None:
             raise SystemExit(f"cannot read {path}")
         h, w = image.shape[:2]
@@ -172,7 +193,7 @@ def evaluate(detector: Detector, items: list[tuple[Path, Truth]], operating: flo
     kiosk_classes = [c for c in n_truth if is_euchre_or_five(c)]
     boxes_kiosk = sum(n_truth[c] for c in kiosk_classes)
     return {
-        "images": len(items),
+        "images": images,
         "boxes": int(sum(n_truth.values())),
         "mAP50": round(float(np.mean(list(ap50.values()))), 4) if ap50 else 0.0,
         "mAP50-95": round(float(np.mean(list(ap.values()))), 4) if ap else 0.0,
@@ -185,9 +206,9 @@ def evaluate(detector: Detector, items: list[tuple[Path, Truth]], operating: flo
         # stage 1 alone: labelled euchre/5 boxes some proposal covers (IoU >= 0.5); a box
         # not proposed can never be named, so this bounds the box recall
         "proposal_recall_euchre_and_5s_boxes": round(proposed / max(kiosk_boxes, 1), 4),
-        "false_detections_per_image": round(false_all / max(len(items), 1), 4),
-        "false_euchre_or_5_detections_per_image": round(false_kiosk / max(len(items), 1), 4),
-        "ms_per_image_detect": round(1000 * seconds / max(len(items), 1), 1),
+        "false_detections_per_image": round(false_all / max(images, 1), 4),
+        "false_euchre_or_5_detections_per_image": round(false_kiosk / max(images, 1), 4),
+        "ms_per_image_detect": round(1000 * seconds / max(images, 1), 1),
         "recall_per_class": {
             c: round(hits[c] / n_truth[c], 3) for c in CLASSES if n_truth.get(c)
         },
@@ -215,6 +236,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, help="at most this many images per set")
     parser.add_argument("--sets", default="synthetic,real")
     parser.add_argument("--out", type=Path, help="write the report as JSON")
+    parser.add_argument(
+        "--hands", type=Path,
+        help="with --sets hands: a folder of rendered hands (scripts/bench_reader.py --out; "
+        "not the benchmark's own), every 8th frame scored",
+    )  # fmt: skip
     parser.add_argument(
         "--classifier", default="auto",
         help="index classifier ONNX (second stage); 'none' for the detector alone",
@@ -261,6 +287,11 @@ def main(argv: list[str] | None = None) -> int:
         report[f"real_{args.real_split}_original_labels"] = evaluate(
             detector, real_items(args.real_split, args.limit, added=False), args.confidence
         )
+    if "hands" in sets:
+        if args.hands is None or not any(args.hands.glob("hand-*.truth.json")):
+            print(f"evaluate: no rendered hands in {args.hands} (--hands DIR)", file=sys.stderr)
+            return 2
+        report["hands"] = evaluate(detector, hand_items(args.hands, args.limit), args.confidence)
     for name, result in report.items():
         if isinstance(result, dict):
             summary = {k: v for k, v in result.items() if not isinstance(v, dict)}

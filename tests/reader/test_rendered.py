@@ -18,6 +18,7 @@ from kiosk.cli import main
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 handvideo = pytest.importorskip("datasets.handvideo")
+from datasets.cards_art import card_art_installed  # noqa: E402
 
 RECORD = {
     "dealer": "N", "turn_up": "9H",
@@ -26,17 +27,7 @@ RECORD = {
 }
 
 
-def _decks() -> bool:
-    from datasets import cards_art
-
-    try:
-        return bool(cards_art.usable_decks()) and cards_art.load_card(
-            cards_art.usable_decks()[0], "9H") is not None
-    except (RuntimeError, OSError):
-        return False
-
-
-pytestmark = pytest.mark.skipif(not _decks(), reason="card art not installed")
+pytestmark = pytest.mark.skipif(not card_art_installed(), reason="card art not installed")
 
 
 def test_render_and_read_a_clip_through_the_mat(tmp_path, capsys) -> None:

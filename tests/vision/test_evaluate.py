@@ -62,3 +62,24 @@ def test_wrong_name_is_missed_and_false(tmp_path: Path) -> None:
     assert report["missed_cards"] == {"JH": 1}
     # the box was proposed: it is the naming that failed
     assert report["proposal_recall_euchre_and_5s_boxes"] == 1.0
+
+
+def test_pictures_in_memory_are_scored_one_by_one() -> None:
+    """Frames of rendered hands come as pictures from a generator (a video's frames are
+    too many to hold): each counts as an image, and a face-down card's box (None) is
+    ignored."""
+    picture = np.zeros((100, 200, 3), np.uint8)
+    truth = [("JH", (0.25, 0.5, 0.1, 0.2)), (None, (0.75, 0.5, 0.1, 0.2))]
+    dets = [Detection("JH", 0.9, (40, 40, 60, 60)), Detection("back", 0.9, (140, 40, 160, 60))]
+    frames = ((picture, truth) for _ in range(3))
+    report = evaluate(_Echo(dets), frames, operating=0.4)
+    assert report["images"] == 3 and report["false_detections_per_image"] == 0.0
+    assert report["recall_euchre_and_5s_cards"] == 1.0
+
+
+def test_hands_set_without_rendered_hands_is_one_clear_line(tmp_path: Path, capsys) -> None:
+    from models.evaluate import main
+
+    assert main(["--sets", "hands", "--hands", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "no rendered hands" in err

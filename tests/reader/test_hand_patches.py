@@ -1,0 +1,69 @@
+"""Classifier patches cut from rendered hand videos (``datasets.index_crops --hands``).
+
+The trick reader meets cards in video frames: sliding, at a tablet's angle, through the
+video's compression. These tests render a short clip and check that its frames become
+patches named after the cards the renderer drew, and that a face-down card is never
+taught as background.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+handvideo = pytest.importorskip("datasets.handvideo")
+from datasets.cards_art import card_art_installed  # noqa: E402
+from datasets.index_crops import (  # noqa: E402
+    LABELS,
+    NONE_ID,
+    UNNAMED,
+    build,
+    hand_truth,
+    patches_for,
+)
+
+RECORD = {
+    "dealer": "N",
+    "turn_up": "9H",
+    "bids": [{"seat": "E", "call": "order", "alone": False}],
+    "tricks": [["E:AS", "S:9S", "W:KS", "N:TS"]],
+}
+
+
+@pytest.mark.skipif(not card_art_installed(), reason="card art not installed")
+def test_frames_of_a_rendered_hand_become_patches_of_its_cards(tmp_path: Path) -> None:
+    video = tmp_path / "hand-0001-overhead.mp4"
+    handvideo.render_hand(RECORD, video, seed=5, view="overhead", fps=6)
+    truth = json.loads(video.with_suffix(".truth.json").read_text())
+    items = list(hand_truth(tmp_path, step=4))
+    # every 4th frame, with the renderer's boxes of that frame
+    assert len(items) == (len(truth["frames"]) + 3) // 4
+    frame, labels = items[-1]
+    assert frame.ndim == 3 and frame.shape[2] == 3
+    drawn = truth["frames"][4 * (len(items) - 1)]
+    named = sorted(LABELS[c] for c, _ in labels if c != UNNAMED)
+    assert named == sorted(b["card"] for b in drawn if b["card"] != "back")
+    for _, (cx, cy, w, h) in labels:  # normalised, inside the picture
+        assert 0 < cx < 1 and 0 < cy < 1 and 0 < w < 1 and 0 < h < 1
+    x, y, _ = build([("clip", iter(items), 1, False)], None)
+    played = {LABELS[i] for i in y} - {"none"}
+    # the played cards are among the patches' names, and no name the renderer did not draw
+    drawn_names = {b["card"] for boxes in truth["frames"][::4] for b in boxes} - {"back"}
+    assert {"AS", "9S", "KS", "TS"} <= played == drawn_names
+    assert x.shape[1:] == (32, 32, 3)
+
+
+def test_a_proposal_on_a_face_down_card_is_not_taught_as_background() -> None:
+    image = np.full((200, 200, 3), 90, np.uint8)
+    face_down = (20.0, 20.0, 80.0, 110.0)  # as the renderer boxes a face-down card
+    pile = (10.0, 15.0, 75.0, 100.0)  # the proposal: the pile it lies in
+    elsewhere = (150.0, 150.0, 160.0, 164.0)
+    rng = np.random.default_rng(0)
+    out = list(patches_for(image, [], rng, 1, [pile, elsewhere], randoms=0, unnamed=[face_down]))
+    assert [cls for _, cls in out] == [NONE_ID]  # only the empty place is background

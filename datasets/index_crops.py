@@ -196,7 +196,7 @@ def build(sources: list[Source], detector_model: Path | None, seed: int = 0,
             unnamed += [b for c, b in boxes if c == UNNAMED]
             boxes = [(c, b) for c, b in boxes if c != UNNAMED]
             if shrink:
-                unnamed = [b for _, b in boxes if _long_side(b) < SMALLEST_INDEX]
+                unnamed += [b for _, b in boxes if _long_side(b) < SMALLEST_INDEX]
                 boxes = [(c, b) for c, b in boxes if _long_side(b) >= SMALLEST_INDEX]
             proposals = [d.box for d in detector.detect(image)] if detector and not shrink else []
             for patch, cls in patches_for(image, boxes, rng, copies, proposals, randoms,

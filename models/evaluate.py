@@ -20,7 +20,8 @@ report repeats the real figures against the source labels alone (``..._original_
 
 Frames of rendered hands (``--sets hands``) are what the trick reader meets: render them
 with seeds the reader's benchmark does not use (``scripts/bench_reader.py --seed 6000
---out DIR``); a face-down card's corners are ignored there.
+--out DIR``); face-down cards are ignore regions there (the renderer boxes each card of
+a taken trick's pile, the detector the pile).
 """
 
 from __future__ import annotations
@@ -75,8 +76,8 @@ def real_items(split: str, limit: int | None, added: bool = True) -> list[tuple[
 
 def hand_items(folder: Path, limit: int | None) -> Iterator[tuple[np.ndarray, Truth]]:
     """Every 8th frame of the rendered hands in ``folder`` (``scripts/bench_reader.py
-    --out``) with the renderer's boxes; a face-down card's corner is an ignore region (the
-    detector boxes a face-down card whole). Lazily: a video's frames are large."""
+    --out``) with the renderer's boxes; a face-down card is an ignore region (see the
+    module's notes). Lazily: a video's frames are large."""
     from datasets.index_crops import UNNAMED, hand_truth
 
     frames = hand_truth(folder)

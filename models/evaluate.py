@@ -80,8 +80,7 @@ def hand_items(folder: Path, limit: int | None) -> Iterator[tuple[np.ndarray, Tr
     module's notes). Lazily: a video's frames are large."""
     from datasets.index_crops import UNNAMED, hand_truth
 
-    frames = hand_truth(folder)
-    for frame, rows in frames if limit is None else islice(frames, limit):
+    for frame, rows in islice(hand_truth(folder), limit):  # (limit None: every frame)
         yield frame, [(None if cls == UNNAMED else CLASSES[cls], box) for cls, box in rows]
 
 

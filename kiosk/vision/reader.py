@@ -58,7 +58,8 @@ How each tricky case is handled, so none creates or loses a play:
   they tap (a rendered hand lost a well-read card that way). A card
   read later still (its name stayed in doubt past ``order_hold``) takes its place in
   the trick's record before the cards that came down a second or more after it
-  (when it came down: a nudge since then does not change that).
+  (when it came down: a nudge since then does not change that; a card read under
+  another name at first, on the same corners, came down when that name was first read).
 - *A misread beside a trick card*: a name that already lay in a seat before the
   trick was full, while the seat's own card still lies there, is not the next
   lead (a lead comes down after the trick is full); it is set aside.
@@ -127,6 +128,8 @@ _SAME_MOMENT = 0.3
 #: a card reported late goes before a card already reported only when it came into its
 #: zone this much earlier (seconds): plainly first, not a near tie
 _LATE_READ = 1.0
+#: evidence (summed scores) that makes a name more than a stray box: a card being read
+_WELL_READ = 0.8
 
 _SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 
@@ -335,6 +338,7 @@ class _Trick:
     #: those places were all empty for ``gathered_time``: the trick was taken in
     gathered: bool = False
     completed_at: float = math.inf  # when every seat had a card in it
+    started: float = -math.inf  # when the trick before it was cleared
 
     def play_of(self, seat: str) -> _Play | None:
         return next((p for p in self.plays if p.seat == seat), None)
@@ -586,7 +590,7 @@ class TrickReader:
             viable = [tr for tr in self._tracks.values()
                       if tr.card in EUCHRE_CARDS and tr.card not in self._played_cards
                       and tr.card not in trick_cards and not tr.shadow
-                      and t - tr.last_seen <= cfg.ask_time and tr.total >= 0.8
+                      and t - tr.last_seen <= cfg.ask_time and tr.total >= _WELL_READ
                       and tr.zone_seat == seat]
             if viable and play is None and not self._asked(seat):
                 # (a seat whose card was put to the players holds no one up: their answer
@@ -639,7 +643,8 @@ class TrickReader:
     def _asked(self, seat: str) -> bool:
         """The players were asked to name this seat's card in the trick on the table (its
         card lies there; the answer puts it in its turn)."""
-        return any(f"{kind}:{seat}" in self._trick.warned for kind in (AMBIGUOUS, UNREADABLE))
+        return any(f"{kind}:{seat}" in self._trick.warned
+                   for kind in (AMBIGUOUS, UNREADABLE, SEEN_TWICE))
 
     def _turn_index(self, seat: str) -> int:
         """How many turns from now this seat plays in the trick (0: its turn now)."""
@@ -758,7 +763,7 @@ class TrickReader:
         # a hand over it) that plainly lay there before cards already reported goes in
         # its place, not at the end.
         play = _Play(seat=seat, card=track.card, t=t, confidence=confidence, last_seen=t,
-                     came=track.came)
+                     came=self._came_down(seat, track))
         place = len(trick.plays)
         while place > 0 and trick.plays[place - 1].came > play.came + _LATE_READ:
             place -= 1
@@ -768,6 +773,20 @@ class TrickReader:
             trick.complete, trick.completed_at = True, t
             events.append(TrickComplete(t=t))
         return events
+
+    def _came_down(self, seat: str, track: _Track) -> float:
+        """When the card just read came down, for its place in the order of play: its
+        own arrival, or that of another name read well on its corners since this trick
+        began and read until this name came (a QC read QS for seconds came down when the
+        QS was first seen). A false box that once fell on it does not count."""
+        came = track.came
+        since = track.came - self.config.takeback_gap  # (longer gone: a card taken back)
+        for other in self._tracks.values():
+            if (other is not track and other.zone_seat == seat and other.total >= _WELL_READ
+                    and other.came >= self._trick.started and other.last_seen >= since
+                    and _overlaps(other, track)):
+                came = min(came, other.came)
+        return came
 
     def _played(self, seat: str, card: str, confidence: float, t: float) -> list[VisionEvent]:
         """A card now stands in the trick's record (a new play or a replacement): the trick
@@ -823,7 +842,7 @@ class TrickReader:
         self.tricks.append(plays)
         self._played_cards |= {card for _seat, card in plays}
         next_leader = self._next_leader(plays)
-        self._trick = _Trick(leader=next_leader)
+        self._trick = _Trick(leader=next_leader, started=t)
         self._tracks = {k: tr for k, tr in self._tracks.items()
                         if tr.card not in self._played_cards and not tr.shadow}
         self._occupied.clear()
@@ -857,6 +876,7 @@ class TrickReader:
         if (SEEN_TWICE, card) in self._warned_hand:
             return []
         self._warned_hand.add((SEEN_TWICE, card))
+        self._trick.warned.add(f"{SEEN_TWICE}:{seat}")  # this seat's card is put to them
         earlier = next(((number, s) for number, plays in enumerate(self.tricks, start=1)
                         for s, c in plays if c == card), None)
         if earlier is None:  # (not in a trick taken in: nothing earlier to check)

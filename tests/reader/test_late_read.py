@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from kiosk.vision.calibration import Calibration
-from kiosk.vision.events import CardPlayed
+from kiosk.vision.events import CardPlayed, ReaderWarning
 from kiosk.vision.reader import TrickReader
 
 NORTH_BOX = [45, 20, 50, 25]
@@ -74,3 +74,33 @@ def test_a_card_nudged_while_its_name_is_in_doubt_keeps_its_place() -> None:
     reader, _played = _doubtful_north(doubt_until=4.5, south_at=2.8, west_at=6.0, seconds=8.0,
                                       nudge_at=3.0)
     assert reader.all_tricks() == [[("N", "QH"), ("E", "QC"), ("S", "KH"), ("W", "AH")]]
+
+
+def test_a_card_first_misread_as_a_card_already_played_keeps_its_place() -> None:
+    """West leads trick 2 with the QC, but it reads QS (played by South in trick 1) for
+    four seconds. The reader asks about it instead of guessing, so North, East and South
+    are reported first; once it reads QC it still goes first in the record, because the
+    QS read on the same corners says when it came down. North, East and South did not
+    play out of turn: West's card was being asked about (a rendered hand did both)."""
+    reader = TrickReader(Calibration.default("overhead", (100, 100)), leader="N", trump="H")
+    first_trick = (("9S", NORTH_BOX), ("TS", EAST_BOX), ("QS", SOUTH_BOX), ("AS", WEST_BOX))
+    second_trick = ((10.5, "QC", WEST_BOX), (12.0, "9C", NORTH_BOX), (13.0, "TC", EAST_BOX),
+                    (14.0, "AC", SOUTH_BOX))
+    events = []
+    for frame in range(int(20.0 * FPS)):
+        t = frame / FPS
+        seen = []
+        if t < 7.0:  # trick 1 comes down a card a second, then is taken in
+            seen += [_sighting(card, box) for k, (card, box) in enumerate(first_trick)
+                     if t >= 0.5 + k]
+        for at, card, box in second_trick:
+            if t >= at:
+                misread = card == "QC" and t < 14.5
+                seen.append(_sighting("QS" if misread else card, box))
+        events += [(t, e) for e in reader.feed(t, seen)]
+    kinds = [e.kind for _t, e in events if isinstance(e, ReaderWarning)]
+    assert "seen_twice" in kinds
+    assert "out_of_turn" not in kinds
+    reported = [(e.seat, e.card) for _t, e in events if isinstance(e, CardPlayed)]
+    assert reported[4:] == [("N", "9C"), ("E", "TC"), ("S", "AC"), ("W", "QC")]
+    assert reader.all_tricks()[1] == [("W", "QC"), ("N", "9C"), ("E", "TC"), ("S", "AC")]

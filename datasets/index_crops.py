@@ -27,6 +27,7 @@ import argparse
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -35,6 +36,7 @@ from datasets.boxes import Box, YoloBox, iou_matrix, read_yolo_labels, yolo_to_p
 from datasets.classes import CLASS_ID, CLASSES
 from datasets.real_photos import REAL_DIR, read_labels, split_list
 from kiosk.vision.index_classifier import MARGIN, NONE, PATCH, crop
+from kiosk.vision.rectify import TableView
 
 GENERATED = Path(__file__).resolve().parent / "generated"
 OUT = GENERATED / "index_crops.npz"
@@ -78,10 +80,11 @@ UNNAMED = -1
 
 def hand_truth(folder: Path, step: int = HAND_FRAME_STEP
                ) -> Iterator[tuple[np.ndarray, Truth]]:
-    """(frame, [(class id, normalised box)]) for every ``step``-th frame of each rendered
-    hand video in ``folder`` (``scripts/bench_reader.py --out folder``, its ``.truth.json``
-    beside each video). The classifier then learns the pictures the trick reader meets:
-    cards sliding, seen at a tablet's angle, through the video's compression. Render
+    """(picture, [(class id, normalised box)]) for every ``step``-th frame of each
+    rendered hand video in ``folder`` (``scripts/bench_reader.py --out folder``, its
+    ``.truth.json`` beside each video). The classifier then learns the pictures the trick
+    reader meets: cards sliding, through the video's compression, and a tablet's frame
+    as the kiosk's detector reads it, warped top-down (:func:`kiosk_picture`). Render
     these with other seeds than the hands the benchmark reads."""
     import json
 
@@ -89,25 +92,54 @@ def hand_truth(folder: Path, step: int = HAND_FRAME_STEP
         truth_file = video.with_suffix(".truth.json")
         if not truth_file.exists():
             continue
-        frames = json.loads(truth_file.read_text(encoding="utf-8"))["frames"]
+        record = json.loads(truth_file.read_text(encoding="utf-8"))
         capture = cv2.VideoCapture(str(video))
+        table_view: TableView | None = None
         try:
-            for index, boxes in enumerate(frames):
+            for index, boxes in enumerate(record["frames"]):
                 ok, frame = capture.read()
                 if not ok:
                     break
+                if index == 0:
+                    table_view = kiosk_table_view(frame, record["view"])
                 if index % step:
                     continue
-                h, w = frame.shape[:2]
-                truth: Truth = []
-                for item in boxes:
-                    x1, y1, x2, y2 = item["box"]
-                    cls = UNNAMED if item["card"] == "back" else CLASS_ID[item["card"]]
-                    truth.append((cls, ((x1 + x2) / 2 / w, (y1 + y2) / 2 / h,
-                                        (x2 - x1) / w, (y2 - y1) / h)))
-                yield frame, truth
+                yield kiosk_picture(frame, boxes, table_view)
         finally:
             capture.release()
+
+
+def kiosk_table_view(frame: np.ndarray, view: str) -> TableView | None:
+    """The warp the kiosk's frame pipeline would use for this camera (calibrated on the
+    mat when the frame shows it, else the view's default): None for an overhead camera."""
+    from kiosk.vision.calibration import Calibration, CalibrationError
+
+    try:
+        calibration = Calibration.from_image(frame, view=view)
+    except CalibrationError:
+        calibration = Calibration.default(view, (frame.shape[1], frame.shape[0]))
+    return TableView.for_calibration(calibration)
+
+
+def kiosk_picture(frame: np.ndarray, boxes: list[dict[str, Any]],
+                  table_view: TableView | None) -> tuple[np.ndarray, Truth]:
+    """A rendered frame and its pixel boxes (``{"card", "box"}``) as the detector sees
+    them: a slanted view warped top-down, each box the bounds of its warped corners
+    (one whose centre leaves the square is dropped); a face-down card is ``UNNAMED``."""
+    picture = frame if table_view is None else table_view.warp(frame)
+    h, w = picture.shape[:2]
+    truth: Truth = []
+    for item in boxes:
+        x1, y1, x2, y2 = (float(v) for v in item["box"])
+        if table_view is not None:
+            corners = np.array([[[x1, y1], [x2, y1], [x2, y2], [x1, y2]]], np.float64)
+            warped = cv2.perspectiveTransform(corners, table_view.matrix)[0]
+            (x1, y1), (x2, y2) = warped.min(axis=0), warped.max(axis=0)
+        if not (0 <= (x1 + x2) / 2 < w and 0 <= (y1 + y2) / 2 < h):
+            continue
+        cls = UNNAMED if item["card"] == "back" else CLASS_ID[item["card"]]
+        truth.append((cls, ((x1 + x2) / 2 / w, (y1 + y2) / 2 / h, (x2 - x1) / w, (y2 - y1) / h)))
+    return picture, truth
 
 
 def jitter(box: Box, rng: np.random.Generator, amount: float = 0.12) -> Box:

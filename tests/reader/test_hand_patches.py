@@ -1,8 +1,9 @@
 """Classifier patches cut from rendered hand videos (``datasets.index_crops --hands``).
 
 The trick reader meets cards in video frames: sliding, at a tablet's angle, through the
-video's compression. These tests render a short clip and check that its frames become
-patches named after the cards the renderer drew, and that a face-down card is never
+video's compression. These tests render short clips and check that their frames become
+patches named after the cards the renderer drew, that a tablet's frames are cut as the
+kiosk's detector reads them (warped top-down), and that a face-down card is never
 taught as background.
 """
 
@@ -27,6 +28,8 @@ from datasets.index_crops import (  # noqa: E402
     hand_truth,
     patches_for,
 )
+from kiosk.vision.calibration import Calibration  # noqa: E402
+from kiosk.vision.rectify import TableView  # noqa: E402
 
 RECORD = {
     "dealer": "N",
@@ -67,3 +70,37 @@ def test_a_proposal_on_a_face_down_card_is_not_taught_as_background() -> None:
     rng = np.random.default_rng(0)
     out = list(patches_for(image, [], rng, 1, [pile, elsewhere], randoms=0, unnamed=[face_down]))
     assert [cls for _, cls in out] == [NONE_ID]  # only the empty place is background
+
+
+@pytest.mark.skipif(not card_art_installed(), reason="card art not installed")
+def test_a_tablet_clip_is_cut_as_the_kiosk_detector_sees_it(tmp_path: Path) -> None:
+    """A tablet's frames are warped top-down before detection, so its patches are cut
+    from the warped square: there, the far seat's indices are about as large as the near
+    seat's (in the raw frame they differ twice over or more)."""
+    video = tmp_path / "hand-0002-tablet.mp4"
+    handvideo.render_hand(RECORD, video, seed=6, view="tablet", fps=6)
+    truth = json.loads(video.with_suffix(".truth.json").read_text())
+    width, height = truth["size"]
+    items = list(hand_truth(tmp_path, step=4))
+    view = TableView.for_calibration(Calibration.default("tablet", (width, height)))
+    assert view is not None
+    assert all(picture.shape[:2] == (view.size[1], view.size[0]) for picture, _ in items)
+
+    def played(boxes: list[dict]) -> list[dict]:  # the trick's cards, not the 5s beside it
+        return [b for b in boxes if b["card"] in {"AS", "9S", "KS", "TS"}]
+
+    # the frame where most of the trick lies on the table
+    number = max(range(len(items)), key=lambda k: len(played(truth["frames"][4 * k])))
+    picture, labels = items[number]
+    drawn = played(truth["frames"][4 * number])
+    assert {b["card"] for b in drawn} == {"AS", "9S", "KS", "TS"}
+    side = picture.shape[0]  # (square) each index's longer side, in pixels:
+    trick = [(LABELS[c], max(w, h) * side) for c, (_x, _y, w, h) in labels
+             if c != UNNAMED and LABELS[c] in {"AS", "9S", "KS", "TS"}]
+    assert sorted(name for name, _ in trick) == sorted(b["card"] for b in drawn)
+
+    def spread(sides: list[float]) -> float:
+        return max(sides) / min(sides)
+
+    raw = [max(b["box"][2] - b["box"][0], b["box"][3] - b["box"][1]) for b in drawn]
+    assert spread(raw) > 2.0 and spread([h for _, h in trick]) < 1.5

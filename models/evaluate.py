@@ -76,8 +76,9 @@ def real_items(split: str, limit: int | None, added: bool = True) -> list[tuple[
 
 def hand_items(folder: Path, limit: int | None) -> Iterator[tuple[np.ndarray, Truth]]:
     """Every 8th frame of the rendered hands in ``folder`` (``scripts/bench_reader.py
-    --out``) with the renderer's boxes; a face-down card is an ignore region (see the
-    module's notes). Lazily: a video's frames are large."""
+    --out``) with the renderer's boxes, as the kiosk's detector reads it (a tablet's
+    frame warped top-down); a face-down card is an ignore region (see the module's
+    notes). Lazily: a video's frames are large."""
     from datasets.index_crops import UNNAMED, hand_truth
 
     for frame, rows in islice(hand_truth(folder), limit):  # (limit None: every frame)

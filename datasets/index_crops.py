@@ -35,8 +35,8 @@ import numpy as np
 from datasets.boxes import Box, YoloBox, iou_matrix, read_yolo_labels, yolo_to_pixels
 from datasets.classes import CLASS_ID, CLASSES
 from datasets.real_photos import REAL_DIR, read_labels, split_list
-from kiosk.vision.calibration import Calibration, CalibrationError
 from kiosk.vision.index_classifier import MARGIN, NONE, PATCH, crop
+from kiosk.vision.pipeline import choose_calibration
 from kiosk.vision.rectify import TableView
 
 GENERATED = Path(__file__).resolve().parent / "generated"
@@ -113,11 +113,7 @@ def hand_truth(folder: Path, step: int = HAND_FRAME_STEP
 def kiosk_table_view(frame: np.ndarray, view: str) -> TableView | None:
     """The warp the kiosk's frame pipeline would use for this camera (calibrated on the
     mat when the frame shows it, else the view's default): None for an overhead camera."""
-    try:
-        calibration = Calibration.from_image(frame, view=view)
-    except CalibrationError:
-        calibration = Calibration.default(view, (frame.shape[1], frame.shape[0]))
-    return TableView.for_calibration(calibration)
+    return TableView.for_calibration(choose_calibration(frame, view))
 
 
 def kiosk_picture(frame: np.ndarray, boxes: list[dict[str, Any]],

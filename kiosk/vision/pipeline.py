@@ -111,6 +111,22 @@ class AreaDetector:
         return self._plain(frame)
 
 
+def choose_calibration(frame: np.ndarray, view: str, *, saved: Calibration | None = None,
+                       use_mat: bool = True) -> Calibration:
+    """How a camera's first frame is calibrated: the mat if the frame shows it, else the
+    saved calibration (rescaled to the frame), else the view's default. One rule for the
+    kiosk and for the training pictures cut as the kiosk reads them."""
+    h, w = frame.shape[:2]
+    if use_mat:
+        try:
+            return Calibration.from_image(frame, view=view)
+        except CalibrationError:
+            pass
+    if saved is not None:
+        return saved.scaled((w, h)) if saved.image_size != (w, h) else saved
+    return Calibration.default(view, (w, h))
+
+
 def first_leader(dealer: str | None, sitting_out: str | None = None) -> str | None:
     """Who leads the first trick, by the rules engine's rule; None when the dealer is unknown.
 
@@ -167,26 +183,14 @@ class FramePipeline:
 
     def _start(self, frame: np.ndarray, t: float) -> list[VisionEvent]:
         """Calibrate on the first frame: the mat if seen, else the saved one, else default."""
-        h, w = frame.shape[:2]
         events: list[VisionEvent] = []
         saved = self.calibration
-        found: Calibration | None = None
-        if self.use_mat:
-            try:
-                found = Calibration.from_image(frame, view=self.view)
-            except CalibrationError:
-                found = None
         if saved is not None and saved.markers:
             check = saved.check(frame)
             if check.moved:
                 events.append(ReaderWarning(kind="camera_moved", message=check.message,
                                             seat=None, t=t))
-        if found is not None:
-            calibration = found
-        elif saved is not None:
-            calibration = saved.scaled((w, h)) if saved.image_size != (w, h) else saved
-        else:
-            calibration = Calibration.default(self.view, (w, h))
+        calibration = choose_calibration(frame, self.view, saved=saved, use_mat=self.use_mat)
         self.calibration = calibration
         self.detect = AreaDetector(self._detector, calibration,
                                    index_pixels=self.index_pixels, rectify=self.rectify)

@@ -24,6 +24,7 @@ Deterministic for a given detector model (seeded jitter).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -87,27 +88,36 @@ def hand_truth(folder: Path, step: int = HAND_FRAME_STEP
     reader meets: cards sliding, through the video's compression, and a tablet's frame
     as the kiosk's detector reads it, warped top-down (:func:`kiosk_picture`). Render
     these with other seeds than the hands the benchmark reads."""
-    import json
-
     for video in sorted(folder.glob("hand-*.mp4")):
-        truth_file = video.with_suffix(".truth.json")
-        if not truth_file.exists():
+        if not video.with_suffix(".truth.json").exists():
             continue
-        record = json.loads(truth_file.read_text(encoding="utf-8"))
-        capture = cv2.VideoCapture(str(video))
+        record = read_truth(video)
         table_view: TableView | None = None
-        try:
-            for index, boxes in enumerate(record["frames"]):
-                ok, frame = capture.read()
-                if not ok:
-                    break
-                if index == 0:
-                    table_view = kiosk_table_view(frame, record["view"])
-                if index % step:
-                    continue
+        for index, frame, boxes in video_frames(video, record):
+            if index == 0:
+                table_view = kiosk_table_view(frame, record["view"])
+            if index % step == 0:
                 yield kiosk_picture(frame, boxes, table_view)
-        finally:
-            capture.release()
+
+
+def read_truth(video: Path) -> dict[str, Any]:
+    """The renderer's record of a hand video (its ``.truth.json``)."""
+    record: dict[str, Any] = json.loads(video.with_suffix(".truth.json").read_text("utf-8"))
+    return record
+
+
+def video_frames(video: Path, record: dict[str, Any]
+                 ) -> Iterator[tuple[int, np.ndarray, list[dict[str, Any]]]]:
+    """(frame number, frame, the renderer's boxes in it) for each frame of a hand video."""
+    capture = cv2.VideoCapture(str(video))
+    try:
+        for index, boxes in enumerate(record["frames"]):
+            ok, frame = capture.read()
+            if not ok:
+                break
+            yield index, frame, boxes
+    finally:
+        capture.release()
 
 
 def kiosk_table_view(frame: np.ndarray, view: str) -> TableView | None:

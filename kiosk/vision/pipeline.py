@@ -70,6 +70,19 @@ def play_area_options(
     }
 
 
+def reading_plan(
+    calibration: Calibration, index_pixels: float = INDEX_PIXELS, rectify: bool = True
+) -> tuple[TableView | None, dict[str, Any]]:
+    """How the detector reads a calibrated camera's frames: the warp to a top-down square
+    for a slanted view (None for one looking down) and ``detect()``'s keywords. One rule
+    for the kiosk and for the training pictures cut as the kiosk reads them."""
+    table_view = TableView.for_calibration(calibration) if rectify else None
+    if table_view is not None:
+        # the warped square is the play area; every index there is one size
+        return table_view, {"min_scale": index_pixels / max(table_view.index_pixels(), 1.0)}
+    return None, play_area_options(calibration, index_pixels)
+
+
 def as_detector(detector: Any) -> Detector:
     """A callable ``image -> detections`` from a detector object or function."""
     if hasattr(detector, "detect"):
@@ -93,13 +106,7 @@ class AreaDetector:
         self._plain = as_detector(detector)
         if not takes_play_area(detector):
             return
-        if rectify:
-            self.table_view = TableView.for_calibration(calibration)
-        if self.table_view is not None:
-            # the warped square is the play area; every index there is one size
-            self.options = {"min_scale": index_pixels / max(self.table_view.index_pixels(), 1.0)}
-        else:
-            self.options = play_area_options(calibration, index_pixels)
+        self.table_view, self.options = reading_plan(calibration, index_pixels, rectify)
 
     def __call__(self, frame: np.ndarray) -> Sequence[Any]:
         if self.table_view is not None:

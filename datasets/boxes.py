@@ -1,5 +1,5 @@
-"""Box arithmetic shared by the data tools and the evaluation: YOLO label files, YOLO
-boxes to pixels, IoU.
+"""Box arithmetic shared by the data tools and the evaluation: YOLO label files (read and
+written), YOLO boxes to pixels, IoU.
 
 >>> yolo_to_pixels([("JH", (0.5, 0.5, 0.2, 0.4))], 100, 50)
 [('JH', (40.0, 15.0, 60.0, 35.0))]
@@ -27,6 +27,16 @@ def read_yolo_labels(path: Path) -> list[tuple[int, YoloBox]]:
             cls, cx, cy, w, h = line.split()
             rows.append((int(cls), (float(cx), float(cy), float(w), float(h))))
     return rows
+
+
+def yolo_label_text(rows: list[tuple[int, YoloBox]]) -> str:
+    """A YOLO label file's text for (class id, box) rows: one line each, as read back by
+    :func:`read_yolo_labels`.
+
+    >>> yolo_label_text([(3, (0.5, 0.25, 0.1, 0.2))])
+    '3 0.500000 0.250000 0.100000 0.200000\\n'
+    """
+    return "".join(f"{cls} {cx:.6f} {cy:.6f} {w:.6f} {h:.6f}\n" for cls, (cx, cy, w, h) in rows)
 
 
 def yolo_to_pixels(

@@ -37,9 +37,17 @@ import cv2
 import numpy as np
 import yaml
 
+from datasets.boxes import yolo_label_text, yolo_to_pixels
 from datasets.classes import CLASS_ID, CLASSES
-from datasets.index_crops import UNNAMED, Truth, kiosk_picture, read_truth, video_frames
-from kiosk.vision.detector import tile_grid
+from datasets.index_crops import (
+    UNNAMED,
+    Truth,
+    kiosk_picture,
+    read_truth,
+    rendered_hands,
+    video_frames,
+)
+from kiosk.vision.detector import letterbox_geometry, tile_grid
 from kiosk.vision.pipeline import choose_calibration, reading_plan
 from kiosk.vision.rectify import TableView
 
@@ -83,10 +91,9 @@ def network_picture(
     in that picture's pixels (a face-down card as ``back``)."""
     picture, truth = kiosk_picture(frame, boxes, table_view)
     h, w = picture.shape[:2]
-    pixel: list[PixelBox] = []
-    for cls, (cx, cy, bw, bh) in truth:
-        x1, y1 = (cx - bw / 2) * w, (cy - bh / 2) * h
-        pixel.append((x1, y1, x1 + bw * w, y1 + bh * h, BACK if cls == UNNAMED else cls))
+    pixel: list[PixelBox] = [
+        (*box, BACK if cls == UNNAMED else cls) for cls, box in yolo_to_pixels(truth, w, h)
+    ]
     if roi is not None:
         rx1, ry1, rx2, ry2 = roi
         picture = picture[ry1:ry2, rx1:rx2]
@@ -94,7 +101,7 @@ def network_picture(
     tiles = tile_grid(picture.shape[:2], INPUT_HW, min_scale)
     tx1, ty1, tx2, ty2 = tiles[int(rng.integers(len(tiles)))]
     tile = picture[ty1:ty2, tx1:tx2]
-    scale = min(INPUT_HW[0] / tile.shape[0], INPUT_HW[1] / tile.shape[1])
+    scale = letterbox_geometry(tile.shape[:2], INPUT_HW).scale
     size = (max(1, round(tile.shape[1] * scale)), max(1, round(tile.shape[0] * scale)))
     fitted = cv2.resize(tile, size, interpolation=cv2.INTER_LINEAR)
     moved = [
@@ -163,10 +170,7 @@ def write(windows: Iterator[Window], out: Path) -> int:
         cv2.imwrite(
             str(out / "images" / f"{window.name}.jpg"), window.image, [cv2.IMWRITE_JPEG_QUALITY, 92]
         )
-        lines = [
-            f"{cls} {cx:.6f} {cy:.6f} {w:.6f} {h:.6f}" for cls, (cx, cy, w, h) in window.labels
-        ]
-        (out / "labels" / f"{window.name}.txt").write_text("\n".join(lines) + "\n")
+        (out / "labels" / f"{window.name}.txt").write_text(yolo_label_text(window.labels))
         count += 1
     return count
 
@@ -198,12 +202,7 @@ def main(argv: list[str] | None = None) -> int:
         "--base", type=Path, default=BASE_DATA, help="data YAML whose training images these join"
     )
     args = parser.parse_args(argv)
-    videos = sorted(
-        v
-        for folder in args.folders
-        for v in folder.glob("hand-*.mp4")
-        if v.with_suffix(".truth.json").exists()
-    )
+    videos = [video for folder in args.folders for video in rendered_hands(folder)]
     if not videos:
         print(
             f"error: no rendered hands (hand-*.mp4 with .truth.json) in "

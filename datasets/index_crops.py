@@ -88,9 +88,7 @@ def hand_truth(folder: Path, step: int = HAND_FRAME_STEP
     reader meets: cards sliding, through the video's compression, and a tablet's frame
     as the kiosk's detector reads it, warped top-down (:func:`kiosk_picture`). Render
     these with other seeds than the hands the benchmark reads."""
-    for video in sorted(folder.glob("hand-*.mp4")):
-        if not video.with_suffix(".truth.json").exists():
-            continue
+    for video in rendered_hands(folder):
         record = read_truth(video)
         table_view: TableView | None = None
         for index, frame, boxes in video_frames(video, record):
@@ -98,6 +96,12 @@ def hand_truth(folder: Path, step: int = HAND_FRAME_STEP
                 table_view = kiosk_table_view(frame, record["view"])
             if index % step == 0:
                 yield kiosk_picture(frame, boxes, table_view)
+
+
+def rendered_hands(folder: Path) -> list[Path]:
+    """The rendered hand videos in ``folder`` that have their ``.truth.json`` beside them."""
+    return [video for video in sorted(folder.glob("hand-*.mp4"))
+            if video.with_suffix(".truth.json").exists()]
 
 
 def read_truth(video: Path) -> dict[str, Any]:

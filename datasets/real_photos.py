@@ -18,6 +18,7 @@ import functools
 import os
 from pathlib import Path
 
+from datasets.boxes import yolo_label_text
 from datasets.classes import BACK, CLASS_ID
 
 REPO = Path(__file__).resolve().parent.parent
@@ -175,16 +176,12 @@ def link_split(name: str, out_dir: Path, repeat: int = 1) -> int:
     labels.mkdir(parents=True, exist_ok=True)
     files = split_list(name)
     for file in files:
-        lines = [
-            f"{CLASS_ID[card]} {cx:.6f} {cy:.6f} {w:.6f} {h:.6f}"
-            for card, (cx, cy, w, h) in read_labels(Path(file).stem)
-            if card is not None
-        ]
+        rows = read_labels(Path(file).stem)
+        text = yolo_label_text([(CLASS_ID[card], box) for card, box in rows if card is not None])
         for copy in range(repeat):
             prefix = f"r{copy}_" if copy else ""
             link = images / f"{prefix}{file}"
             if not link.is_symlink():
                 link.symlink_to(REAL_DIR / "images" / file)
-            text = "".join(x + "\n" for x in lines)
             (labels / f"{prefix}{Path(file).stem}.txt").write_text(text)
     return len(files) * repeat

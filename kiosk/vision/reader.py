@@ -68,6 +68,10 @@ How each tricky case is handled, so none creates or loses a play:
   the reader warns ``card_replaced`` and reports a new ``CardPlayed`` for the
   same seat; **a later CardPlayed for a seat that already played in the current
   trick replaces the earlier one** (its place in the order of play is kept).
+  Not while a full trick is being gathered: once two of its other cards (every
+  other card, in a lone hand's trick) have moved since it filled, a name read in
+  the sweep is a misreading of the pile and is set aside (a corrected revoke
+  leaves the other cards lying still).
 - *Lone hands*: the partner who sits out is given (``sitting_out``); tricks are
   complete with three cards, and a card from that seat is out of turn.
 - *Order of play*: the leader is given; with ``trump`` the reader works out each
@@ -741,6 +745,13 @@ class TrickReader:
                 # of the trick stayed is a replacement.
                 events += self._clear(t)
                 trick, previous = self._trick, None
+            elif self._being_gathered(trick, seat):
+                # The full trick's other cards have moved since it filled: its winner is
+                # sweeping it up, and a name read on the moving pile is a misreading of
+                # one of its cards, not a card taken back and replaced (on rendered hands
+                # such reads made one wrong trick and, once the true card came, a second).
+                track.shadow = True
+                return events
         if previous is not None:
             events.append(ReaderWarning(
                 kind=CARD_REPLACED, seat=seat, t=t,
@@ -773,6 +784,21 @@ class TrickReader:
             trick.complete, trick.completed_at = True, t
             events.append(TrickComplete(t=t))
         return events
+
+    def _being_gathered(self, trick: _Trick, seat: str) -> bool:
+        """The full trick's other cards have moved (or gone from sight) since it filled.
+
+        A corrected revoke takes back one card while the others lie still; gathering
+        moves them all. One other card moving may be a nudge, so it takes two (every
+        other card, when a lone hand's trick has fewer).
+        """
+        others = [p for p in trick.plays if p.seat != seat]
+        moved = 0
+        for play in others:
+            track = self._tracks.get(play.card)
+            if track is None or track.rest_start > trick.completed_at:
+                moved += 1
+        return moved >= min(2, len(others))
 
     def _came_down(self, seat: str, track: _Track) -> float:
         """When the card just read came down, for its place in the order of play: its

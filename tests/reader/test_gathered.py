@@ -90,3 +90,50 @@ def test_a_misread_that_lay_there_before_the_trick_was_full_is_not_the_next_lead
     assert reader.tricks[0] == [("S", "QH"), ("W", "TH"), ("N", "KS"), ("E", "TD")]
     assert reader.all_tricks()[1] == [("S", "TC")]
     assert "KC" not in [e.card for e in events if isinstance(e, CardPlayed)]
+
+
+def _gathering(sweep: bool) -> tuple[TrickReader, list[object]]:
+    """A full trick (N 9C, E TC, S JC, W QC) lies still; at 4.5 s East's card goes from
+    sight, and from 5.2 s a name the trick's cards never had (AC) rests in East's zone
+    for a second.
+    With ``sweep`` the other three cards slide towards South meanwhile (the winner
+    gathering the trick); without it they lie where they were played."""
+    reader = TrickReader(Calibration.default("overhead", (100, 100)), leader="N", trump="S")
+    events: list[object] = []
+    played = [(0.5, "N", "9C"), (1.5, "E", "TC"), (2.5, "S", "JC"), (3.5, "W", "QC")]
+    for frame in range(int(9.0 * FPS)):
+        t = frame / FPS
+        seen = []
+        for start, seat, card in played:
+            if t < start or (seat == "E" and t >= 4.5) or t >= 6.5:
+                continue
+            x1, y1, x2, y2 = BOXES[seat]
+            if sweep and t >= 5.0:  # 3 pixels a frame towards South's place
+                step = min(1.0, (t - 5.0) / 1.0)
+                dx, dy = (BOXES["S"][0] - x1) * step, (BOXES["S"][1] - y1) * step
+                x1, y1, x2, y2 = x1 + dx, y1 + dy, x2 + dx, y2 + dy
+            seen.append({"card": card, "confidence": 0.9, "box": [x1, y1, x2, y2]})
+        if 5.2 <= t < 6.3:
+            seen.append({"card": "AC", "confidence": 0.9, "box": [74, 56, 79, 61]})
+        events += reader.feed(t, seen)
+    events += reader.finish(9.0)
+    return reader, events
+
+
+def test_a_name_read_while_the_trick_is_gathered_is_not_a_replacement() -> None:
+    """On rendered hands a misread on the moving pile (9S read AC for half a second) was
+    taken as East taking back their card and playing another: a wrong trick, and a
+    second one when the true AC was played later ("seen twice")."""
+    reader, events = _gathering(sweep=True)
+    assert reader.tricks[0] == [("N", "9C"), ("E", "TC"), ("S", "JC"), ("W", "QC")]
+    assert "AC" not in [e.card for e in events if isinstance(e, CardPlayed)]
+    assert not any(isinstance(e, ReaderWarning) and e.kind == "card_replaced" for e in events)
+
+
+def test_a_card_replaced_while_the_rest_of_the_full_trick_lies_still_is_a_replacement() -> None:
+    """The same sightings with the other cards lying still: a corrected revoke after the
+    trick filled, which must still replace East's card."""
+    reader, events = _gathering(sweep=False)
+    assert reader.tricks[0] == [("N", "9C"), ("E", "AC"), ("S", "JC"), ("W", "QC")]
+    assert any(isinstance(e, ReaderWarning) and e.kind == "card_replaced" and e.seat == "E"
+               for e in events)

@@ -30,7 +30,11 @@ How each tricky case is handled, so none creates or loses a play:
   two agreeing corners count more than one. A euchre deck has one card of each
   name, so each name is one track: where its corners have lain since it came
   to rest (their centre says which seat's zone it is in, even when only one
-  corner shows), how long it has rested, how much evidence it has.
+  corner shows), how long it has rested, how much evidence it has. Of several
+  places one name is read in at once, it is the one where it already lay, unless
+  the card is not played yet and another place reads it far more surely: then the
+  old place was another card misread (a TC's corner read TS), and two such frames
+  move the name to where it is read surely.
 - *Hands and arms* hide corners: a card that is not seen keeps its state; it
   only needs to be seen again, not to rest again (resting is reset by motion,
   two sightings in a row off its resting place, never by absence; a single far
@@ -134,6 +138,9 @@ _SAME_MOMENT = 0.3
 _LATE_READ = 1.0
 #: evidence (summed scores) that makes a name more than a stray box: a card being read
 _WELL_READ = 0.8
+#: a name not yet played, read this much more surely (score) in another place than where
+#: it has lain, is followed there
+_SURER_ELSEWHERE = 0.2
 
 _SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 
@@ -455,6 +462,14 @@ class TrickReader:
                 s = min(found, key=lambda x: (known.distance(x.table), -x.score))
                 if known.distance(s.table) <= cfg.cluster_radius:
                     self._note_trick_card(card, t)  # (a false box far away is not it)
+                surest = max(found, key=lambda x: x.score)
+                if (surest.score >= s.score + _SURER_ELSEWHERE
+                        and card not in self._played_cards | self._trick.cards()):
+                    # A card not played yet, read far more surely somewhere else than
+                    # where its name has lain: the old place is another card misread
+                    # (a TC's corner read TS at 0.7 held the TS, read at 0.98 when it
+                    # came down, out of its own seat). Two such frames move it there.
+                    s = surest
             else:
                 s = max(found, key=lambda x: x.score)
                 self._note_trick_card(card, t)

@@ -220,11 +220,61 @@ def test_a_quarter_turned_card_gets_the_same_name() -> None:
     boxes = [(277.5, 415.5, 296.1, 460.1), (416.5, 190.9, 460.9, 212.8)]
     turned = np.ascontiguousarray(np.rot90(image))  # counter-clockwise: (x, y) -> (y, w - x)
     turned_boxes = [(y1, w - x2, y2, w - x1) for x1, y1, x2, y2 in boxes]
-    namer = IndexClassifier()
+    namer = IndexClassifier(recheck_below=None)  # every patch read at all four turns
     assert np.allclose(
         namer.probabilities(image, boxes), namer.probabilities(turned, turned_boxes), atol=2e-3
     )
     assert h > 0
+    # read once where the first reading is sure: the names still do not depend on the turn
+    quick = IndexClassifier()
+    names = [quick.classes[i] for i in quick.probabilities(image, boxes).argmax(axis=1)]
+    turned_names = quick.probabilities(turned, turned_boxes).argmax(axis=1)
+    assert names == [quick.classes[i] for i in turned_names]
+    assert set(names) <= {c for c in quick.classes if len(c) == 2}
+
+
+class _CountingSession:
+    """Wraps an ONNX Runtime session and records how many patches each run was given."""
+
+    def __init__(self, session: object) -> None:
+        self.session = session
+        self.batches: list[int] = []
+
+    def run(self, outputs: object, feeds: dict[str, np.ndarray]) -> object:
+        self.batches.append(len(next(iter(feeds.values()))))
+        return self.session.run(outputs, feeds)  # type: ignore[attr-defined]
+
+
+@pytest.mark.skipif(
+    not (REPO / "models" / "index_classifier.onnx").exists(), reason="no exported classifier"
+)
+def test_only_unsure_patches_are_read_again_at_the_other_turns() -> None:
+    """Why: four turns of every proposal cost as much as the YOLO pass on a busy frame.
+    A patch read surely at its first turn is answered by it; one read less surely than
+    ``recheck_below`` is answered by all four turns averaged, exactly as before."""
+    import cv2
+
+    from kiosk.vision.index_classifier import IndexClassifier
+
+    image = cv2.imread(str(Path(__file__).resolve().parent / "fixtures" / "trick_felt.jpg"))
+    sure_index = (277.5, 415.5, 296.1, 460.1)
+    felt = (20.0, 20.0, 40.0, 44.0)  # bare table: `none`, read less surely than the ace
+    boxes = [sure_index, felt]
+    always = IndexClassifier(recheck_below=None)
+    full = always.probabilities(image, boxes)
+    namer = IndexClassifier(recheck_below=0.95)
+    first = namer._read([crop(image, b, namer.patch, namer.margin) for b in boxes], 1)
+    unsure = [i for i, row in enumerate(first) if row.max() < 0.95]
+    assert unsure == [1]  # the ace of diamonds is read at 0.98, the felt at 0.95 minus
+    counting = _CountingSession(namer._session)
+    namer._session = counting  # type: ignore[assignment]
+    got = namer.probabilities(image, boxes)
+    assert counting.batches == [2, 3]  # both patches once, then the felt's three turns
+    for i in range(len(boxes)):
+        assert np.allclose(got[i], full[i] if i in unsure else first[i], atol=1e-5)
+    # a threshold no reading reaches rereads everything: the four-turn answer
+    namer.recheck_below = 1.01
+    assert np.allclose(namer.probabilities(image, boxes), full, atol=1e-5)
 
 
 def test_a_face_down_card_needs_both_networks() -> None:

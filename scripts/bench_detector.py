@@ -32,9 +32,9 @@ from kiosk.vision.detector import Detector  # noqa: E402
 
 #: YOLOv8n 640x640 on a Raspberry Pi 5 (ncnn, 4 cores): 20.0 FPS, i.e. 50 ms
 #: (Qengineering, YoloV10-ncnn-Raspberry-Pi-4 README table). The same network at 640x640
-#: is timed here with ONNX Runtime (our YOLOv8n, whose 53 classes cost what COCO's 80 do
-#: to within a few per cent); a model of one fixed input size cannot be, and then the
-#: figure measured on an earlier machine of this kind stands in.
+#: is timed here with ONNX Runtime (our YOLOv8n: 53 classes where the benchmark's has 80,
+#: a little less work in the head); a model of one fixed input size cannot be, and then
+#: the figure measured on an earlier machine of this kind stands in.
 PI5_YOLOV8N_640_MS = 50.0
 PI5_REFERENCE_HERE_MS = 27.0
 
@@ -78,7 +78,7 @@ def network_inputs(
     detector: Detector, detect: Callable[[np.ndarray], object], image: np.ndarray
 ) -> str:
     """The YOLO input sizes one ``detect(image)`` call ran (a model of any input size is
-    given the picture padded only to its stride: a square crop runs at 384x384)."""
+    given the picture padded only to a margin: a square crop runs at 384x448)."""
     shapes: list[str] = []
     raw = detector.raw
 

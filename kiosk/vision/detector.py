@@ -171,7 +171,7 @@ class Detector:
         self.iou = iou
         self.classes = CLASSES
         #: a model exported for any input size is given each picture padded only to a
-        #: multiple of this (None: a fixed input, padded to ``input_hw``)
+        #: margin and a multiple of this (None: a fixed input, padded to ``input_hw``)
         self.stride: int | None = None
         if backend == "auto":
             try:

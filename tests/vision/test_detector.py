@@ -152,7 +152,7 @@ def test_finds_cards_in_fixture_scenes(backend: str) -> None:
 
 
 @pytest.mark.skipif(not MODEL.exists(), reason="no exported model")
-def test_the_shipped_model_reads_a_square_play_area_without_side_padding() -> None:
+def test_the_shipped_model_pads_a_square_play_area_only_to_its_margin() -> None:
     """The shipped export takes any input size, so a square crop goes through the network
     at 384 x 448 (its 384 pixels and a margin each side), and finds the scene's cards."""
     import cv2

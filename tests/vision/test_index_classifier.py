@@ -265,7 +265,7 @@ def test_only_unsure_patches_are_read_again_at_the_other_turns() -> None:
     namer = IndexClassifier(recheck_below=0.95)
     first = namer._read([crop(image, b, namer.patch, namer.margin) for b in boxes], 1)
     unsure = [i for i, row in enumerate(first) if row.max() < 0.95]
-    assert unsure == [1]  # the ace of diamonds is read at 0.98, the felt at 0.95 minus
+    assert unsure == [1]  # the ace of diamonds is read at 0.98, the felt just under 0.95
     counting = _CountingSession(namer._session)
     namer._session = counting  # type: ignore[assignment]
     got = namer.probabilities(image, boxes)

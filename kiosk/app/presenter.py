@@ -478,9 +478,11 @@ class TablePresenter:
                           director_called=hand.director_called)
 
     def frame_name(self, event: Any) -> str | None:
-        """Where to keep the frame a played card was read from (None: not kept)."""
+        """Where to keep the frame a played card was read from (None: not kept). A card
+        of an earlier trick read again under another name keeps the frame it was played
+        in: the frame now shows a later trick."""
         hand = self.session.hand
-        if hand is None or hand.view is None:
+        if hand is None or hand.view is None or getattr(event, "kind", None) != "card_played":
             return None
         seat = getattr(event, "seat", None)
         for number, trick in enumerate(hand.view.tricks, start=1):

@@ -34,6 +34,7 @@ from kiosk.table.journal import Entry, Journal
 from kiosk.table.setup import SetupError, TableSetup
 from kiosk.vision.events import (
     CardPlayed,
+    CardReread,
     ReaderWarning,
     TrickCleared,
     TrickComplete,
@@ -600,6 +601,9 @@ class TableSession:
             return
         if isinstance(event, TrickComplete):
             return
+        if isinstance(event, CardReread):
+            self._apply_reread(event, seq)
+            return
         assert isinstance(event, CardPlayed)
         view = hand.view
         try:
@@ -642,6 +646,37 @@ class TableSession:
             hand.plays.append((event.seat, card))
         else:
             hand.pending[event.seat] = card
+        self._rebuild()
+
+    def _apply_reread(self, event: CardReread, seq: int) -> None:
+        """The camera now reads a card of an earlier trick as another card (its name was
+        read far more surely on a later card): the record is fixed as a player's tap would
+        fix it. Not when the record no longer holds the card it replaces (the players
+        fixed it already), nor when the rules refuse the change (said in a notice); the
+        reader's own question about the card follows either way."""
+        hand = self.hand
+        assert hand is not None and hand.view is not None
+        if self.phase not in ("playing", "renege"):
+            return
+        try:
+            card, was = referee.normalize_card(event.card), referee.normalize_card(event.was)
+        except ValueError:
+            return
+        index = referee.play_index(hand.view, event.trick, event.seat)
+        if index is None or hand.plays[index] != (event.seat, was):
+            return
+        plays = list(hand.plays)
+        plays[index] = (event.seat, card)
+        trial = referee.replay(self.profile, hand.dealer, hand.turn_up, hand.bids, plays,
+                               hand.renege_choice)
+        if trial.problem:
+            self._notice(f"The camera now reads {referee.seat_name(event.seat)}'s card in "
+                         f"trick {event.trick} as the {referee.card_words(card)}, but the "
+                         f"record cannot take it: {trial.problem.rstrip('.')}. Please tap "
+                         "that card.",
+                         event.seat, seq)
+            return
+        hand.plays = plays
         self._rebuild()
 
     def _visible_play(self, seat: str) -> int | None:

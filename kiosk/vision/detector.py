@@ -30,7 +30,7 @@ from __future__ import annotations
 import ast
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -50,6 +50,15 @@ CLASSES: tuple[str, ...] = (
 )
 
 
+def is_euchre_card(card: str) -> bool:
+    """Whether a class name is one of the 24 cards a euchre hand is played with.
+
+    >>> [is_euchre_card(c) for c in ("JH", "9S", "5S", "back", "none")]
+    [True, True, False, False, False]
+    """
+    return len(card) == 2 and card[0] in "9TJQKA" and card[1] in "CDHS"
+
+
 def is_euchre_or_five(card: str) -> bool:
     """True for the 24 euchre cards and the four 5s (score markers), the cards the kiosk uses.
 
@@ -66,6 +75,11 @@ class Detection:
     card: str  #: project notation: ``JH``, ``5S``, ``6D``, or ``back``
     confidence: float
     box: tuple[float, float, float, float]  #: x1, y1, x2, y2 in input-image pixels
+    #: the classifier's surest *other* euchre card for this index, and how sure: what a
+    #: misread card may be instead (the trick reader keeps it with the play, and turns to
+    #: it when the name is read far more surely on a later card). Not in ``kiosk detect``.
+    alternative: str | None = field(default=None, repr=False)
+    alternative_confidence: float = field(default=0.0, repr=False)
 
     @property
     def center(self) -> tuple[float, float]:
@@ -227,7 +241,7 @@ class Detector:
         if isinstance(height, int) and isinstance(width, int):
             self.input_hw = (height, width)
         else:  # exported with any input size: the training size is the largest fitted
-            self.input_hw = _onnx_input_hw(self.path, b"imgsz" + meta.get("imgsz", "").encode())
+            self.input_hw = _input_hw_text(self.path, meta.get("imgsz", ""))
             self.stride = int(meta.get("stride", 32))
         names = meta.get("names")
         if names:
@@ -457,6 +471,7 @@ def name_proposals(
                 probabilities[rows], namer.classes,
                 suits.probabilities(image_bgr, [boxes[i] for i in rows]), suits.classes,
             )  # fmt: skip
+    euchre = np.array([is_euchre_card(c) for c in namer.classes])
     out = []
     for proposal, row in zip(proposals, probabilities, strict=True):
         best = int(row.argmax())
@@ -466,9 +481,19 @@ def name_proposals(
             confidence = min(confidence, proposal.confidence if proposal.card == card else 0.0)
         if card == NONE or confidence < threshold:
             continue
-        out.append(Detection(card, confidence, proposal.box))
+        others = np.where(euchre, row, -1.0)
+        others[best] = -1.0
+        second = int(others.argmax())
+        if others[second] >= ALTERNATIVE_FLOOR and card != FACE_DOWN:
+            out.append(Detection(card, confidence, proposal.box, namer.classes[second],
+                                 float(others[second])))
+        else:
+            out.append(Detection(card, confidence, proposal.box))
     return merge_same_card(sorted(out, key=lambda d: -d.confidence))
 
+
+#: a runner-up name less sure than this is noise, not kept as a detection's alternative
+ALTERNATIVE_FLOOR = 0.02
 
 #: a box that lies this much (of its own area) inside a better box of the same name is
 #: the same printed index boxed twice; two corners of one card never overlap at all
@@ -565,5 +590,18 @@ def _onnx_input_hw(path: Path, data: bytes) -> tuple[int, int]:
         raise ModelError(f"{path}: no input size in the model metadata")
     start = data.find(b"[", marker)
     end = data.find(b"]", start)
-    height, width = ast.literal_eval(data[start : end + 1].decode())
-    return int(height), int(width)
+    return _input_hw_text(path, data[start : end + 1].decode(errors="replace"))
+
+
+def _input_hw_text(path: Path, text: str) -> tuple[int, int]:
+    """``[height, width]`` as the export's ``imgsz`` metadata writes it (ONNX Runtime
+    hands over that text; the OpenCV backend finds it in the file's bytes).
+
+    >>> _input_hw_text(Path("m.onnx"), "[384, 640]")
+    (384, 640)
+    """
+    try:
+        height, width = ast.literal_eval(text.strip())
+        return int(height), int(width)
+    except (ValueError, SyntaxError, TypeError):
+        raise ModelError(f"{path}: no input size in the model metadata") from None

@@ -1,7 +1,8 @@
 """What the trick reader tells the table session, and nothing more.
 
-The reader only reports what the camera saw (a card in a seat's zone, the
-trick complete, the trick pushed away, a warning); the table session decides
+The reader only reports what the camera saw (a card in a seat's zone, a card
+of a trick already taken in read again as another, the trick complete, the
+trick pushed away, a warning); the table session decides
 what that means for the game. These values cross into the session's journal,
 so each has a stable JSON form (`to_json` / `event_from_json`) and a `key`
 that is the same every time the same sighting is reported: a reader that
@@ -15,6 +16,9 @@ not wall time: it orders events and makes their keys unique.
 True
 >>> e.key
 'card:N:JH:12.500'
+>>> r = CardReread(trick=1, seat="N", card="TH", was="9H", t=40.0, confidence=0.8)
+>>> event_from_json(r.to_json()) == r
+True
 """
 
 from __future__ import annotations
@@ -37,6 +41,30 @@ class CardPlayed:
     def key(self) -> str:
         """Idempotency key: the same sighting reported twice has the same key."""
         return f"card:{self.seat}:{self.card}:{self.t:.3f}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, **asdict(self)}
+
+
+@dataclass(frozen=True)
+class CardReread:
+    """A card of a trick already taken in (``trick``, 1 = the hand's first) is now read
+    as ``card``, not ``was``: ``was`` was read far more surely on a later card, and
+    ``card`` had also been read on this one. The session fixes its record, as a player's
+    tap would; the reader asks the players to check it (a ``ReaderWarning`` with
+    ``trick``)."""
+
+    trick: int
+    seat: str
+    card: str
+    was: str
+    t: float
+    confidence: float
+    kind: ClassVar[str] = "card_reread"
+
+    @property
+    def key(self) -> str:
+        return f"reread:{self.trick}:{self.seat}:{self.card}:{self.t:.3f}"
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, **asdict(self)}
@@ -102,7 +130,7 @@ class ReaderWarning:
         return data
 
 
-VisionEvent = CardPlayed | TrickComplete | TrickCleared | ReaderWarning
+VisionEvent = CardPlayed | CardReread | TrickComplete | TrickCleared | ReaderWarning
 
 
 def event_from_json(data: dict[str, Any]) -> VisionEvent:
@@ -111,6 +139,10 @@ def event_from_json(data: dict[str, Any]) -> VisionEvent:
     if kind == "card_played":
         return CardPlayed(seat=str(data["seat"]), card=str(data["card"]),
                           t=float(data["t"]), confidence=float(data["confidence"]))
+    if kind == "card_reread":
+        return CardReread(trick=int(data["trick"]), seat=str(data["seat"]),
+                          card=str(data["card"]), was=str(data["was"]), t=float(data["t"]),
+                          confidence=float(data["confidence"]))
     if kind == "trick_complete":
         return TrickComplete(t=float(data["t"]))
     if kind == "trick_cleared":

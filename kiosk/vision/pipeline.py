@@ -268,7 +268,8 @@ def read_video(path: str | Path, detector: Any, *, calibration: Calibration | No
 
     ``rectify=False`` detects on the frame itself even when the view is slanted.
     ``record``, when given, receives every frame's boxes as a detection stream's frames
-    (``{"t", "detections": [[card, confidence, x1, y1, x2, y2], ...]}``): with the
+    (``{"t", "detections": [[card, confidence, x1, y1, x2, y2], ...]}``, see
+    :func:`compact_box`): with the
     calibration, :func:`read_stream` replays them without the video or the detector.
     """
     from kiosk.vision.frames import open_frames
@@ -282,7 +283,7 @@ def read_video(path: str | Path, detector: Any, *, calibration: Calibration | No
         events += [(t, e) for e in pipeline(frame.image, t)]
         if record is not None:
             record.append({"t": round(t, 4), "detections": [
-                _compact(d) for d in pipeline.last_detections]})
+                compact_box(d) for d in pipeline.last_detections]})
     reader = pipeline.reader
     if reader is None:
         raise ValueError(f"no frames in {path}")
@@ -350,10 +351,14 @@ def save_stream(path: str | Path, frames: list[dict[str, Any]],
     Path(path).write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
 
 
-def _compact(item: Any) -> list[Any]:
-    """One box as a recorded stream keeps it: ``[card, confidence, x1, y1, x2, y2]``."""
+def compact_box(item: Any) -> list[Any]:
+    """One box as a recorded stream keeps it: ``[card, confidence, x1, y1, x2, y2]``, then
+    ``alternative, its confidence`` when the classifier named a runner-up."""
     d = ReaderDetection.coerce(item)
-    return [d.card, round(d.confidence, 4), *(round(v, 1) for v in d.box)]
+    row = [d.card, round(d.confidence, 4), *(round(v, 1) for v in d.box)]
+    if d.alternative is not None:
+        row += [d.alternative, round(d.alternative_confidence, 3)]
+    return row
 
 
 def stream_calibration(stream: dict[str, Any]) -> Calibration:

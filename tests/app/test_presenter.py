@@ -309,3 +309,30 @@ def test_the_reader_is_told_who_leads_and_what_is_trump(presenter: TablePresente
     for index in (0, 0, 1):
         presenter.tap_bid(index)
     assert s.reader_context() == {"hand": 1, "leader": "E", "trump": "H", "sitting_out": None}
+
+
+def test_a_cards_frame_is_kept_when_it_is_played_not_when_it_is_read_again(
+        tmp_path: Path) -> None:
+    """The renege screen shows the frame a card was played in. A card of trick 1 read
+    again under another name, in a later frame, keeps its own: the later frame shows
+    a later trick."""
+    from kiosk.vision.events import CardReread
+    from tests.table.conftest import make_setup
+
+    session = TableSession.open(tmp_path / "j.sqlite3", frames_dir=tmp_path / "frames")
+    session.configure(make_setup("tournament"))
+    session.start_game("N")
+    session.see_turn_up("9H")
+    for call in ("pass", "pass", "order"):
+        session.bid(call)
+    p = TablePresenter(session)
+    for k, (seat, card) in enumerate([("E", "AS"), ("S", "TS"), ("W", "KS"), ("N", "QS")]):
+        played = CardPlayed(seat, card, float(k), 0.95)
+        assert p.apply(played)
+        if seat == "S":
+            assert p.frame_name(played) == str(session.frame_path(1, 1, "S"))
+    assert p.apply(TrickCleared(5.0))
+    reread = CardReread(trick=1, seat="S", card="9S", was="TS", t=6.0, confidence=0.7)
+    assert p.apply(reread)
+    assert session.hand is not None and session.hand.plays[1] == ("S", "9S")
+    assert p.frame_name(reread) is None

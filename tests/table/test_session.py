@@ -10,7 +10,7 @@ import pytest
 
 from kiosk.app.demo import RECORD
 from kiosk.table.session import IntentRefused, TableSession
-from kiosk.vision.events import CardPlayed, ReaderWarning, TrickCleared
+from kiosk.vision.events import CardPlayed, CardReread, ReaderWarning, TrickCleared
 
 Opener = Callable[..., TableSession]
 DEMO = json.loads(RECORD.read_text())
@@ -110,6 +110,46 @@ def test_a_card_seen_twice_is_refused_with_a_notice(new_session: Opener) -> None
     s.feed(CardPlayed("E", "KS", 90.0, 0.9))  # KS was played by West in trick 1
     assert s.hand is not None and len(s.hand.plays) == 4
     assert "already" in s.notices[-1].text or "twice" in s.notices[-1].text
+
+
+MISREAD_TRICK = [["E:AS", "S:TS", "W:KS", "N:QS"]]  # South played the 9S, read as the TS
+
+
+def _after_the_misread_trick(new_session: Opener) -> tuple[TableSession, float]:
+    """A session whose first trick is in, with South's 9S read as the TS."""
+    s = new_session()
+    s.see_turn_up("9H")
+    play_bids(s, DEMO["bids"])
+    return s, feed_tricks(s, MISREAD_TRICK)
+
+
+def test_the_camera_rereading_an_earlier_card_fixes_the_record(new_session: Opener) -> None:
+    s, t = _after_the_misread_trick(new_session)
+    s.feed(CardReread(trick=1, seat="S", card="9S", was="TS", t=t + 1, confidence=0.7))
+    s.feed(CardPlayed("E", "JH", t + 1, 0.95))
+    s.feed(CardPlayed("S", "TS", t + 2, 0.95))  # the TS, come down now, is South's play
+    want = [("E", "AS"), ("S", "9S"), ("W", "KS"), ("N", "QS"), ("E", "JH"), ("S", "TS")]
+    assert s.hand is not None and s.hand.plays == want
+    assert s.corrections == []  # the correction log is the players' taps
+    s.journal.close()
+    again = new_session()
+    assert again.hand is not None and again.hand.plays == want
+
+
+def test_a_reread_of_a_card_the_players_already_fixed_changes_nothing(
+        new_session: Opener) -> None:
+    s, t = _after_the_misread_trick(new_session)
+    s.correct(1, "S", "9S")
+    s.feed(CardReread(trick=1, seat="S", card="JS", was="TS", t=t + 1, confidence=0.7))
+    assert s.hand is not None and s.hand.plays[1] == ("S", "9S")
+
+
+def test_a_reread_the_rules_refuse_is_told_and_not_applied(new_session: Opener) -> None:
+    s, t = _after_the_misread_trick(new_session)
+    s.feed(CardReread(trick=1, seat="S", card="AS", was="TS", t=t + 1, confidence=0.7))
+    assert s.hand is not None and s.hand.plays[1] == ("S", "TS")  # East played the AS
+    assert "South's card in trick 1 as the ace of spades" in s.notices[-1].text
+    assert "Please tap that card" in s.notices[-1].text
 
 
 def test_reader_warnings_reach_the_players(new_session: Opener) -> None:

@@ -245,3 +245,14 @@ def test_tiles_keep_small_indices_readable_in_a_wide_picture() -> None:
     for d in found:
         x1, y1, x2, y2 = d.box
         assert roi[0] <= x1 < x2 <= roi[2] and roi[1] <= y1 < y2 <= roi[3]
+
+
+def test_a_model_without_its_input_size_is_one_clear_error() -> None:
+    """A model exported for any input size names no numbers in its input shape; without
+    the export's ``imgsz`` metadata the detector cannot size its canvas, and says so."""
+    from kiosk.vision.detector import _input_hw_text
+
+    assert _input_hw_text(Path("m.onnx"), " [384, 448] ") == (384, 448)
+    for text in ("", "[384]", "384x448"):
+        with pytest.raises(ModelError, match="m.onnx: no input size in the model metadata"):
+            _input_hw_text(Path("m.onnx"), text)

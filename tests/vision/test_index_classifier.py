@@ -13,7 +13,7 @@ import pytest
 
 from datasets.boxes import iou_matrix
 from datasets.index_crops import LABELS, NONE_ID, jitter, patches_for
-from kiosk.vision.detector import Detection, ModelError, name_proposals
+from kiosk.vision.detector import ALTERNATIVE_FLOOR, Detection, ModelError, name_proposals
 from kiosk.vision.index_classifier import MARGIN, NONE, PATCH, crop, to_blob
 
 REPO = Path(__file__).resolve().parents[2]
@@ -107,7 +107,22 @@ def test_name_proposals_keeps_confident_names_and_drops_none() -> None:
     namer = _Namer([[0.7, 0.2, 0.1], [0.1, 0.1, 0.8], [0.35, 0.3, 0.35]])
     image = np.zeros((20, 60, 3), np.uint8)
     found = name_proposals(namer, image, proposals, 0.4)  # type: ignore[arg-type]
-    assert found == [Detection("JH", pytest.approx(0.7), (0, 0, 10, 10))]
+    assert found == [Detection("JH", pytest.approx(0.7), (0, 0, 10, 10), "9S", pytest.approx(0.2))]
+
+
+class _FiveNamer(_Namer):
+    classes = ("JH", "5H", "QH", NONE)
+
+
+def test_a_named_index_keeps_its_surest_other_euchre_card_as_its_alternative() -> None:
+    """The runner-up a misread card may really be: a 5 (a score marker, never played) is
+    passed over, and a runner-up under the floor is not kept."""
+    proposals = [Detection("index", 0.9, (0, 0, 10, 10)), Detection("index", 0.9, (20, 0, 30, 10))]
+    namer = _FiveNamer([[0.6, 0.3, 0.06, 0.04], [0.9, 0.09, 0.005, 0.005]])
+    found = name_proposals(namer, np.zeros((20, 40, 3), np.uint8), proposals, 0.4)  # type: ignore[arg-type]
+    assert [(d.card, d.alternative) for d in found] == [("JH", None), ("JH", "QH")]
+    assert found[1].alternative_confidence == pytest.approx(0.06)
+    assert ALTERNATIVE_FLOOR > 0.005
 
 
 def test_named_classifier_file_must_exist(tmp_path: Path) -> None:

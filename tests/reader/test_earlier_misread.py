@@ -1,0 +1,141 @@
+"""A card already played is read again, on a later card: one of the two reads is wrong.
+
+On rendered hands a TH read as the 9H at 0.68 (the classifier's runner-up: TH) cost two
+tricks when the true 9H came down later, read at 0.92: the earlier trick held the wrong
+card and the later one lost its card to "already played". Read that much more surely
+the second time, the name goes to the later card and the earlier one takes its
+runner-up, put to the players; otherwise both are put to the players, as before.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from kiosk.vision.calibration import Calibration
+from kiosk.vision.events import CardPlayed, CardReread, ReaderWarning, VisionEvent
+from kiosk.vision.pipeline import compact_box
+from kiosk.vision.reader import SEEN_TWICE, UNSURE, TrickReader
+
+BOXES = {"S": [45, 75, 50, 80], "W": [20, 45, 25, 50], "N": [45, 20, 50, 25], "E": [75, 45, 80, 50]}
+FPS = 12
+
+
+def _box(
+    seat: str, card: str, confidence: float, alternative: str | None = None, other: float = 0.0
+) -> dict[str, Any]:
+    box: dict[str, Any] = {"card": card, "confidence": confidence, "box": BOXES[seat]}
+    if alternative is not None:
+        box |= {"alternative": alternative, "alternative_confidence": other}
+    return box
+
+
+def _run(
+    reader: TrickReader, script: list[tuple[float, float, dict[str, Any]]], end: float
+) -> list[VisionEvent]:
+    """Feed frames: each script line is a box shown from its start to its end time."""
+    events: list[VisionEvent] = []
+    for frame in range(int(end * FPS)):
+        t = frame / FPS
+        events += reader.feed(t, [box for start, stop, box in script if start <= t < stop])
+    return events
+
+
+def _hand(
+    second_read: float, alternative: str | None = "TH"
+) -> tuple[TrickReader, list[VisionEvent]]:
+    """Hearts are trump. Trick 1: South leads the AC, West the KS, North the TH (read as
+    the 9H at 0.68, runner-up ``alternative``), East the 9C; North wins (a trump either
+    way) and leads the 9H in trick 2, read at ``second_read``."""
+    gone = 6.0  # the trick is raked in
+    script = [
+        (0.5, gone, _box("S", "AC", 0.95)),
+        (1.5, gone, _box("W", "KS", 0.95)),
+        (2.5, gone, _box("N", "9H", 0.68, alternative, 0.08)),
+        (3.5, gone, _box("E", "9C", 0.95)),
+        (8.0, 12.0, _box("N", "9H", second_read, "TH", 0.03)),
+    ]
+    reader = TrickReader(Calibration.default("overhead", (100, 100)), leader="S", trump="H")
+    return reader, _run(reader, script, 12.0)
+
+
+def test_a_card_read_far_more_surely_later_takes_the_name_from_the_earlier_misread() -> None:
+    reader, events = _hand(second_read=0.95)
+    rereads = [e for e in events if isinstance(e, CardReread)]
+    assert [(e.trick, e.seat, e.card, e.was) for e in rereads] == [(1, "N", "TH", "9H")]
+    assert reader.all_tricks() == [
+        [("S", "AC"), ("W", "KS"), ("N", "TH"), ("E", "9C")],
+        [("N", "9H")],
+    ]
+    played = [(e.seat, e.card) for e in events if isinstance(e, CardPlayed)]
+    assert played[-1] == ("N", "9H")
+    # the changed card is put to the players, naming its trick; nothing is read twice
+    warnings = [e for e in events if isinstance(e, ReaderWarning)]
+    assert [(w.seat, w.trick) for w in warnings if w.kind == UNSURE] == [("N", 1)]
+    assert not [w for w in warnings if w.kind == SEEN_TWICE]
+    # the re-read comes before the play that needs the name
+    assert events.index(rereads[0]) < max(
+        i for i, e in enumerate(events) if isinstance(e, CardPlayed)
+    )
+
+
+def test_a_second_read_no_surer_than_the_first_puts_both_to_the_players() -> None:
+    reader, events = _hand(second_read=0.75)  # under 0.68 + 0.2
+    assert not [e for e in events if isinstance(e, CardReread)]
+    asked = [
+        (w.seat, w.trick) for w in events if isinstance(w, ReaderWarning) and w.kind == SEEN_TWICE
+    ]
+    assert asked == [("N", None), ("N", 1)]
+    assert reader.all_tricks()[0][2] == ("N", "9H")
+
+
+def test_with_nothing_else_read_on_the_earlier_card_both_are_put_to_the_players() -> None:
+    """Surer, but no other name was ever read on the earlier card: the kiosk has nothing
+    to put in its place, so it asks rather than guesses."""
+    reader, events = _hand(second_read=0.95, alternative=None)
+    assert not [e for e in events if isinstance(e, CardReread)]
+    assert [w.kind for w in events if isinstance(w, ReaderWarning)].count(SEEN_TWICE) == 2
+    assert reader.all_tricks()[0][2] == ("N", "9H")
+
+
+def test_after_the_fifth_trick_a_card_on_the_table_is_no_play() -> None:
+    """A lone hand: North sits out and lays a card down once the five tricks are in (a
+    rendered hand made a sixth trick of that)."""
+    cards = iter(
+        ["9C", "TC", "JC", "QC", "KC", "AC", "9D", "TD", "JD", "QD", "KD", "AD", "9S", "TS", "JS"]
+    )
+    script: list[tuple[float, float, dict[str, Any]]] = []
+    start = 0.5
+    for _trick in range(5):
+        for k, seat in enumerate(("E", "S", "W")):
+            script.append((start + k, start + 4.5, _box(seat, next(cards), 0.95)))
+        start += 7.0
+    script.append((start, start + 4.0, _box("N", "AS", 0.95)))
+    reader = TrickReader(
+        Calibration.default("overhead", (100, 100)),
+        leader="E",
+        sitting_out="N",
+        winner_of=lambda plays: plays[0][0],
+    )
+    events = _run(reader, script, start + 4.0)
+    assert len(reader.all_tricks()) == 5
+    assert ("N", "AS") not in [(e.seat, e.card) for e in events if isinstance(e, CardPlayed)]
+    assert not [w for w in events if isinstance(w, ReaderWarning) and w.seat == "N"]
+
+
+def test_a_recorded_stream_keeps_each_boxs_runner_up(tmp_path: Path) -> None:
+    """Replays of recorded hands need the runner-up too: the compact box carries it, and
+    the reader reads it back (a box without one still reads as before)."""
+    from kiosk.vision import detector, reader
+    from kiosk.vision.pipeline import load_stream, save_stream
+
+    named = detector.Detection("9H", 0.68, (1.0, 2.0, 3.0, 4.0), "TH", 0.0812)
+    plain = detector.Detection("AC", 0.9, (5.0, 6.0, 7.0, 8.0))
+    path = tmp_path / "stream.json"
+    frames = [{"t": 0.0, "detections": [compact_box(named), compact_box(plain)]}]
+    save_stream(path, frames, None, view="overhead", fps=12.0)
+    boxes = [reader.Detection.coerce(b) for b in load_stream(path)["frames"][0]["detections"]]
+    assert [(b.card, b.alternative, b.alternative_confidence) for b in boxes] == [
+        ("9H", "TH", 0.081),
+        ("AC", None, 0.0),
+    ]

@@ -150,6 +150,9 @@ _WELL_READ = 0.8
 #: a name not yet played, read this much more surely (score) in another place than where
 #: it has lain, is followed there
 _SURER_ELSEWHERE = 0.2
+#: a card read within this distance (table units) of where a card of an earlier trick lay
+#: is taken for that same card, still lying there
+_SAME_PLACE = 0.02
 
 _SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 
@@ -366,6 +369,8 @@ class _Play:
     rivals: dict[str, float] = field(default_factory=dict)
     #: the card's track, whose runner-up names join ``rivals`` when the trick is cleared
     track: _Track | None = field(default=None, repr=False)
+    #: where the card lay when its trick was cleared (table units)
+    where: tuple[float, ...] | None = None
 
 
 @dataclass
@@ -678,7 +683,7 @@ class TrickReader:
                 # one of the two reads is wrong. Read far more surely here, and with
                 # another name read on the earlier card, the earlier one is (it takes that
                 # name, put to the players); else both are put to the players.
-                reread = self._reread_earlier(best.card, confidence)
+                reread = self._reread_earlier(best, confidence)
                 if not reread:
                     events += self._seen_twice(seat, best.card)
                     continue
@@ -941,6 +946,8 @@ class TrickReader:
         for p in trick.plays:  # what else each card was read as, while it lay there
             for name, value in (p.track.alternatives.items() if p.track else ()):
                 p.rivals[name] = max(p.rivals.get(name, 0.0), value)
+            if p.track is not None and p.track.anchors:
+                p.where = tuple(float(v) for v in p.track.position)
             p.track = None
         self._played_cards |= {card for _seat, card in plays}
         next_leader = self._next_leader(plays)
@@ -980,7 +987,7 @@ class TrickReader:
         if play is not None:
             play.rivals[track.card] = max(play.rivals.get(track.card, 0.0), track.total)
 
-    def _reread_earlier(self, card: str, confidence: float) -> list[VisionEvent]:
+    def _reread_earlier(self, track: _Track, confidence: float) -> list[VisionEvent]:
         """A card of an earlier trick is read again, here ``_SURER_ELSEWHERE`` more surely
         than it was read there: the earlier card was misread (a TH read 9H at 0.68, then
         the 9H read at 0.92 when it came down). When another name was read on the earlier
@@ -991,11 +998,17 @@ class TrickReader:
         On 150 rendered hands, of 7 cards read twice, the 4 read that much more surely the
         second time were right the second time; of the other 3, the first read was right.
         """
+        card = track.card
         found = next(((number, p) for number, plays in enumerate(self._history, start=1)
                       for p in plays if p.card == card), None)
         if found is None:
             return []
         number, earlier = found
+        if earlier.where is not None and track.anchors and math.dist(
+                track.position, earlier.where) <= _SAME_PLACE:
+            # where the earlier card lay: the same card still lying there (its trick was
+            # taken for raked in too soon), not a second card of that name
+            return []
         if confidence < earlier.confidence + _SURER_ELSEWHERE:
             return []
         taken = self._played_cards | self._trick.cards()

@@ -46,14 +46,14 @@ def _hand(
 ) -> tuple[TrickReader, list[VisionEvent]]:
     """Hearts are trump. Trick 1: South leads the AC, West the KS, North the TH (read as
     the 9H at 0.68, runner-up ``alternative``), East the 9C; North wins (a trump either
-    way) and leads the 9H in trick 2, read at ``second_read``."""
+    way) and leads the 9H in trick 2 (a little to the right), read at ``second_read``."""
     gone = 6.0  # the trick is raked in
     script = [
         (0.5, gone, _box("S", "AC", 0.95)),
         (1.5, gone, _box("W", "KS", 0.95)),
         (2.5, gone, _box("N", "9H", 0.68, alternative, 0.08)),
         (3.5, gone, _box("E", "9C", 0.95)),
-        (8.0, 12.0, _box("N", "9H", second_read, "TH", 0.03)),
+        (8.0, 12.0, _box("N", "9H", second_read, "TH", 0.03) | {"box": [55, 22, 60, 27]}),
     ]
     reader = TrickReader(Calibration.default("overhead", (100, 100)), leader="S", trump="H")
     return reader, _run(reader, script, 12.0)
@@ -139,3 +139,22 @@ def test_a_recorded_stream_keeps_each_boxs_runner_up(tmp_path: Path) -> None:
         ("9H", "TH", 0.081),
         ("AC", None, 0.0),
     ]
+
+
+def test_the_earlier_card_itself_read_again_where_it_lies_is_no_second_card() -> None:
+    """A rendered hand's trick was taken for raked in while its cards still lay there
+    (a card taken back and replaced after the trick was full): North's TC, read better
+    where it still lay, took its own name from trick 1. A name read where the earlier
+    card lay is that card, not a second one."""
+    script = [
+        (0.5, 12.0, _box("S", "AC", 0.95)),
+        (1.5, 12.0, _box("W", "KS", 0.95)),
+        (2.5, 8.0, _box("N", "9H", 0.68, "TH", 0.08)),
+        (8.0, 12.0, _box("N", "9H", 0.95, "TH", 0.03)),  # the same card, now read well
+        (3.5, 12.0, _box("E", "9C", 0.95)),
+        (6.0, 12.0, {"card": "QS", "confidence": 0.95, "box": [20, 35, 25, 40]}),
+    ]
+    reader = TrickReader(Calibration.default("overhead", (100, 100)), leader="S", trump="H")
+    events = _run(reader, script, 12.0)
+    assert reader.tricks and reader.tricks[0][2] == ("N", "9H")
+    assert not [e for e in events if isinstance(e, CardReread)]

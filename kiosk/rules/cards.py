@@ -179,6 +179,9 @@ EUCHRE_DECK: tuple[Card, ...] = tuple(
     Card(rank, suit) for suit in Suit for rank in Rank if Card(rank, suit).is_euchre
 )
 
+#: Their names as the detector and the camera's events write them (``JH``, ``TC``).
+EUCHRE_NAMES: frozenset[str] = frozenset(str(card) for card in EUCHRE_DECK)
+
 
 class FaceDown(enum.Enum):
     """A card seen face down (`back`): present, but not readable."""

@@ -36,6 +36,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from kiosk.rules.cards import EUCHRE_NAMES
 from kiosk.vision.index_classifier import DEFAULT_CLASSIFIER, NONE, IndexClassifier
 from kiosk.vision.suit_reader import DEFAULT_SUIT_READER, SUIT_TURNS, card_rows, with_suits
 
@@ -48,15 +49,6 @@ CLASSES: tuple[str, ...] = (
     + tuple(r + s for s in "CDHS" for r in "2345678")
     + ("back",)
 )
-
-
-def is_euchre_card(card: str) -> bool:
-    """Whether a class name is one of the 24 cards a euchre hand is played with.
-
-    >>> [is_euchre_card(c) for c in ("JH", "9S", "5S", "back", "none")]
-    [True, True, False, False, False]
-    """
-    return len(card) == 2 and card[0] in "9TJQKA" and card[1] in "CDHS"
 
 
 def is_euchre_or_five(card: str) -> bool:
@@ -471,7 +463,7 @@ def name_proposals(
                 probabilities[rows], namer.classes,
                 suits.probabilities(image_bgr, [boxes[i] for i in rows]), suits.classes,
             )  # fmt: skip
-    euchre = np.array([is_euchre_card(c) for c in namer.classes])
+    euchre = np.array([c in EUCHRE_NAMES for c in namer.classes])
     out = []
     for proposal, row in zip(proposals, probabilities, strict=True):
         best = int(row.argmax())

@@ -111,7 +111,8 @@ from typing import Any
 
 import numpy as np
 
-from kiosk.rules.cards import Card
+from kiosk.rules.cards import EUCHRE_NAMES, Card
+from kiosk.rules.play import TRICKS_PER_HAND
 from kiosk.vision.calibration import Calibration
 from kiosk.vision.events import (
     CardPlayed,
@@ -123,8 +124,7 @@ from kiosk.vision.events import (
 )
 
 SEATS = ("N", "E", "S", "W")
-HAND_TRICKS = 5
-EUCHRE_CARDS = frozenset(r + s for s in "CDHS" for r in "9TJQKA")
+EUCHRE_CARDS = EUCHRE_NAMES
 FACE_DOWN = "back"
 
 # Warning codes (``ReaderWarning.kind``) this reader raises.
@@ -525,7 +525,7 @@ class TrickReader:
         self._note_occupancy(t, sightings, low_seats)
         self._note_gathered(t, sightings, low_seats)
         events += self._check_cleared(t)
-        if len(self.tricks) < HAND_TRICKS:  # (after the fifth trick the hand is over)
+        if len(self.tricks) < TRICKS_PER_HAND:  # (after the fifth trick the hand is over)
             events += self._settle_seats(t)
         self._forget(t)
         return events
@@ -533,7 +533,7 @@ class TrickReader:
     def finish(self, t: float) -> list[VisionEvent]:
         """The video ended: a complete trick still on the table counts as played."""
         events: list[VisionEvent] = []
-        if self._trick.plays and (self._trick.complete or len(self.tricks) == 4):
+        if self._trick.plays and (self._trick.complete or len(self.tricks) == TRICKS_PER_HAND - 1):
             events += self._clear(t)
         return events
 
@@ -824,7 +824,7 @@ class TrickReader:
                 # such reads made one wrong trick and, once the true card came, a second).
                 track.shadow = True
                 return events
-        if len(self.tricks) >= HAND_TRICKS:
+        if len(self.tricks) >= TRICKS_PER_HAND:
             # The hand's five tricks are in: a card seen now is no play (on rendered lone
             # hands, the partner who sat out laid a hand down and made a sixth trick).
             return events

@@ -102,6 +102,23 @@ class SeatZones:
             return "N" if dy < 0 else "S"
         return "W" if dx < 0 else "E"
 
+    def seat_across(self, point: Sequence[float], margin: float) -> str | None:
+        """The neighbouring seat when ``point`` lies within ``margin`` of the diagonal
+        between two zones (a card laid across the line: its corners say little of whose
+        it is), else None.
+
+        >>> z = SeatZones()
+        >>> z.seat_across((0.62, 0.40), 0.04), z.seat_across((0.5, 0.25), 0.04)
+        ('N', None)
+        """
+        seat = self.seat_at(point)
+        dx, dy = float(point[0]) - 0.5, float(point[1]) - 0.5
+        if seat is None or abs(abs(dx) - abs(dy)) > margin:
+            return None
+        if seat in ("N", "S"):
+            return "W" if dx < 0 else "E"
+        return "N" if dy < 0 else "S"
+
     def polygon(self, seat: str, steps: int = 1) -> np.ndarray:
         """The zone's outline in table coordinates (for drawing it)."""
         o, i = self.outer, self.inner

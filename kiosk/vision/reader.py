@@ -15,7 +15,9 @@ facts the table session needs (``kiosk.vision.events``):
   after the hand's fifth trick nothing more is a play;
 - ``CardReread(trick, seat, card, was)`` when a card already played in an
   earlier trick is read again, ``_SURER_ELSEWHERE`` more surely than it was
-  read there, and another name not played yet was read on the earlier card:
+  read there (or, when the players were asked which of two names the earlier
+  card was, at least as surely and surely enough not to be asked about), and
+  another name not played yet was read on the earlier card:
   that card is taken to be misread, it takes the other name (with an ``unsure``
   question about it) and the new card is played;
 - ``ReaderWarning`` for what it will not guess: two names fighting for one seat
@@ -50,7 +52,9 @@ How each tricky case is handled, so none creates or loses a play:
   full trick still lies on the table ends that trick (``TrickCleared``) and
   starts the next one.
 - *Misreadings*: a name read on the very corners of a card of the trick on
-  the table (AC read AS for a frame) is that card misread, never a new card.
+  the table (AC read AS for a frame) is that card misread, never a new card; nor,
+  when the name is that of another card of the trick, is the card where that one lies
+  (so a card taken back is gone even while its name is read on another trick card).
 - *A nudged card* moves but stays in its seat, and a card already played in
   this trick never counts again, wherever it lies (the trick being gathered
   sweeps cards through other seats' zones).
@@ -89,6 +93,14 @@ How each tricky case is handled, so none creates or loses a play:
   trick's winner (the next leader) with the rules engine, otherwise the table
   session tells it (``set_leader``). A card resting in the wrong seat is still
   reported (the record keeps the order played) and warned ``out_of_turn``.
+- *A card across the line* between two seats' zones (its centre within
+  ``_ACROSS_LINE`` of the diagonal) is the neighbouring seat's when that seat
+  has not played and either the zone's own seat has its card down or, that seat
+  not having played, it is the neighbour's turn.
+- *A card read late* keeps its turn: it came down when it came into its seat's
+  zone (not when a sweep or a slide last moved it), or when another name was
+  read on its very spot (``_SAME_PLACE``) earlier in the trick, however long it
+  then went unread.
 
 The reader knows nothing of bidding or scoring: the rules engine, fed by the
 table session, decides whether a card proves a renege.
@@ -153,6 +165,11 @@ _SURER_ELSEWHERE = 0.2
 #: a card read within this distance (table units) of where a card of an earlier trick lay
 #: is taken for that same card, still lying there
 _SAME_PLACE = 0.02
+#: a card whose centre lies this near (table units) the diagonal between two seats' zones
+#: may be either seat's: the turn of play decides
+_ACROSS_LINE = 0.04
+#: how near a name read must lie to another card's corners to be read on that card
+_ON_CORNERS = 0.03
 
 _SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 
@@ -272,6 +289,7 @@ class _Track:
             self.total = 0.0  # what was seen of it elsewhere says nothing of this place
             self.alternatives = {}
             self.shadow, self.shadow_of = False, None
+            self.zone_seat = None  # (and when it came into its zone: from now)
         matched: list[tuple[float, list[float], np.ndarray]] = []
         fresh: list[np.ndarray] = []
         for p in points:
@@ -371,6 +389,8 @@ class _Play:
     track: _Track | None = field(default=None, repr=False)
     #: where the card lay when its trick was cleared (table units)
     where: tuple[float, ...] | None = None
+    #: two names fought for this card and the players were asked which (``ambiguous``)
+    doubted: bool = False
 
 
 @dataclass
@@ -380,6 +400,9 @@ class _Trick:
     complete: bool = False
     last_seen: float = -math.inf  # last frame any of this trick's cards was seen
     warned: set[str] = field(default_factory=set)
+    #: seat -> the names that fought for its card when the players were asked which
+    #: (``ambiguous``), with their evidence then
+    doubts: dict[str, dict[str, float]] = field(default_factory=dict)
     #: last frame anything at all (any name, any confidence) lay in a seat that played
     places_busy: float = -math.inf
     #: those places were all empty for ``gathered_time``: the trick was taken in
@@ -500,6 +523,8 @@ class TrickReader:
             if track is not None and track.anchors:
                 known = track  # (named for the key function: a narrowed local)
                 s = min(found, key=lambda x: (known.distance(x.table), -x.score))
+                if self._misreads_trick_card(known, s):
+                    continue
                 if known.distance(s.table) <= cfg.cluster_radius:
                     self._note_trick_card(card, t)  # (a false box far away is not it)
                 surest = max(found, key=lambda x: x.score)
@@ -579,6 +604,25 @@ class TrickReader:
         if play is not None and previous is not None and t - previous <= _PRESENCE_GAP:
             play.last_seen = t
             self._trick.last_seen = max(self._trick.last_seen, t)
+
+    def _misreads_trick_card(self, track: _Track, sighting: _CardSighting) -> bool:
+        """A card of the trick on the table read, away from where it lies, on the corners
+        of another card of that trick still lying there: that other card misread, not this
+        one moved. Left out, so the name does not follow the misreading (in a rendered
+        hand, West's AS was taken back and East's AC, read AS in half its frames, kept the
+        AS on the table: the 9C put in its place was taken for the next lead, and every
+        later trick was shifted by one)."""
+        if track.card not in self._trick.cards() or track.distance(
+                sighting.table) <= self.config.corner_jump:
+            return False
+        for play in self._trick.plays:
+            other = self._tracks.get(play.card)
+            if (other is not None and other is not track and other.anchors
+                    and self._now - other.last_seen <= _PRESENCE_GAP
+                    and all(min(math.hypot(p[0] - a[0], p[1] - a[1]) for a in other.anchors)
+                            <= _ON_CORNERS for p in sighting.table)):
+                return True
+        return False
 
     def _seats_of(self, boxes: list[Detection]) -> set[str]:
         """The seats whose zones these boxes lie in."""
@@ -743,11 +787,31 @@ class TrickReader:
                                f"please take it out of {_SEAT_NAMES[seat]}'s place.")
 
     def _seat_of(self, track: _Track) -> str | None:
-        """The seat whose zone the card lies in (the centre of the corners seen)."""
+        """The seat whose zone the card lies in (the centre of the corners seen).
+
+        A card lying across the diagonal between two zones (within ``_ACROSS_LINE``)
+        belongs to the neighbouring seat when that seat has not played in this trick and
+        either the zone's own seat has its card lying there already or, the zone's own
+        seat not having played, it is the neighbour's turn (a card put where a card
+        taken back lay stays the zone's own). (On a rendered tablet view North's 9H
+        showed only its corner on East's side of the line for half a second: it was
+        given to East, and East's own card, coming next, found East's place taken.)"""
         if not track.anchors:
             return None
         x, y = track.position
-        return self.calibration.zones.seat_at((float(x), float(y)))
+        point = (float(x), float(y))
+        zones = self.calibration.zones
+        seat = zones.seat_at(point)
+        other = zones.seat_across(point, _ACROSS_LINE)
+        if seat is None or other is None or track.card in self._trick.cards():
+            return seat
+        if other not in self.players or self._trick.play_of(other) is not None:
+            return seat
+        own = self._trick.play_of(seat)
+        if own is not None:  # (its card gone: this may be the card put in its place)
+            present = self._now - own.last_seen < self.config.takeback_gap
+            return other if present else seat
+        return other if self._expected_seat() == other else seat
 
     def _dominant(self, track: _Track, runner_up: float, t: float) -> bool:
         return self._rested(track, t) and track.total >= self.config.dominance * runner_up
@@ -771,8 +835,11 @@ class TrickReader:
                    and tr.frames(t, cfg) >= cfg.min_frames
                    and tr.evidence(t, cfg) >= cfg.accept_evidence]
         if len(settled) >= 2:
-            names = " or the ".join(_words(tr.card) for tr in sorted(
-                settled, key=lambda tr: -tr.evidence(t, cfg))[:2])
+            fighting = sorted(settled, key=lambda tr: -tr.evidence(t, cfg))[:2]
+            doubts = self._trick.doubts.setdefault(seat, {})
+            for tr in fighting:
+                doubts[tr.card] = max(doubts.get(tr.card, 0.0), tr.total)
+            names = " or the ".join(_words(tr.card) for tr in fighting)
             events += self._warn_trick(
                 AMBIGUOUS, seat, f"Is {_SEAT_NAMES[seat]}'s card the {names}? Please tap it.")
             return
@@ -850,7 +917,11 @@ class TrickReader:
         # a hand over it) that plainly lay there before cards already reported goes in
         # its place, not at the end.
         play = _Play(seat=seat, card=track.card, t=t, confidence=confidence, last_seen=t,
-                     came=self._came_down(seat, track), rivals=dict(rivals), track=track)
+                     came=self._came_down(seat, track), rivals=dict(rivals), track=track,
+                     doubted=seat in trick.doubts)
+        for name, total in trick.doubts.get(seat, {}).items():  # (read long enough ago to
+            if name != track.card:  # have left the window the rivals above come from)
+                play.rivals[name] = max(play.rivals.get(name, 0.0), total)
         place = len(trick.plays)
         while place > 0 and trick.plays[place - 1].came > play.came + _LATE_READ:
             place -= 1
@@ -880,13 +951,24 @@ class TrickReader:
         """When the card just read came down, for its place in the order of play: its
         own arrival, or that of another name read well on its corners since this trick
         began and read until this name came (a QC read QS for seconds came down when the
-        QS was first seen). A false box that once fell on it does not count."""
+        QS was first seen). A false box that once fell on it does not count. A card that
+        moved within its seat's zone since it came there (slid about, or swept up with a
+        trick it was read too late for) came down when it came into the zone: on a
+        rendered hand North's AC, in doubt against the AS until the trick was gathered,
+        was put last for moving then."""
         came = track.came
+        if track.zone_seat == seat:
+            came = min(came, max(track.zone_since, self._trick.started))
         since = track.came - self.config.takeback_gap  # (longer gone: a card taken back)
         for other in self._tracks.values():
             if (other is not track and other.zone_seat == seat and other.total >= _WELL_READ
-                    and other.came >= self._trick.started and other.last_seen >= since
-                    and _overlaps(other, track)):
+                    and other.came >= self._trick.started
+                    and ((other.last_seen >= since and _overlaps(other, track))
+                         or _on_the_spot(track, other))):
+                # (read on the very spot where the other name was read, however long
+                # ago: the same card, unread for a while, not one put in its place; on a
+                # rendered hand West's QH went unread for 1.6 s and came back as QD, and
+                # was put after North's card, which came down later)
                 came = min(came, other.came)
         return came
 
@@ -1009,7 +1091,15 @@ class TrickReader:
             # where the earlier card lay: the same card still lying there (its trick was
             # taken for raked in too soon), not a second card of that name
             return []
-        if confidence < earlier.confidence + _SURER_ELSEWHERE:
+        if earlier.doubted:
+            # The earlier card was in doubt between two names (the players were asked):
+            # read as surely here, this name is this card's, and the earlier one is the
+            # other name it was read as (on a rendered tablet hand North's AS, half read
+            # AC, was taken for the AC; the AC, read clearly in the next trick, was put to
+            # the players as read twice, and both tricks were wrong).
+            if confidence < max(earlier.confidence, self.config.sure_confidence):
+                return []
+        elif confidence < earlier.confidence + _SURER_ELSEWHERE:
             return []
         taken = self._played_cards | self._trick.cards()
         rivals = [(total, name) for name, total in earlier.rivals.items()
@@ -1080,11 +1170,21 @@ def _words(card: str) -> str:
         return card
 
 
-def _overlaps(a: _Track, b: _Track, reach: float = 0.03) -> bool:
+def _overlaps(a: _Track, b: _Track, reach: float = _ON_CORNERS) -> bool:
     """Whether name ``a`` is mostly read on the corners of card ``b`` (one card, read
     two ways), judged on the corners where ``a`` is read most."""
     return bool(a.anchors) and all(
         any(math.hypot(p[0] - q[0], p[1] - q[1]) <= reach for q in b.anchors)
+        for p in a.main_corners())
+
+
+def _on_the_spot(a: _Track, b: _Track) -> bool:
+    """Whether name ``a`` is read exactly where name ``b`` was (within ``_SAME_PLACE``):
+    where ``b``'s corners lay, or where it was last seen (a card still sliding in when it
+    was last read has no resting corners there yet)."""
+    spots = [(p[0], p[1]) for p in b.anchors] + [(p[0], p[1]) for p in b.points]
+    return bool(a.anchors) and all(
+        any(math.hypot(p[0] - q[0], p[1] - q[1]) <= _SAME_PLACE for q in spots)
         for p in a.main_corners())
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from kiosk.vision.calibration import Calibration
 from kiosk.vision.events import CardPlayed, CardReread, ReaderWarning, VisionEvent
 from kiosk.vision.pipeline import compact_box
-from kiosk.vision.reader import SEEN_TWICE, UNSURE, TrickReader
+from kiosk.vision.reader import AMBIGUOUS, SEEN_TWICE, UNSURE, TrickReader
 
 BOXES = {"S": [45, 75, 50, 80], "W": [20, 45, 25, 50], "N": [45, 20, 50, 25], "E": [75, 45, 80, 50]}
 FPS = 12
@@ -158,3 +158,41 @@ def test_the_earlier_card_itself_read_again_where_it_lies_is_no_second_card() ->
     events = _run(reader, script, 12.0)
     assert reader.tricks and reader.tricks[0][2] == ("N", "9H")
     assert not [e for e in events if isinstance(e, CardReread)]
+
+
+def _doubted_then_read_again(second_read: float) -> tuple[TrickReader, list[VisionEvent]]:
+    """Hearts are trump. Trick 1: South leads the KS, West the 9S, North the AS, which
+    reads AC and AS in turn (the players are asked which) and then AC alone; East the TS.
+    North wins with the AS and leads the AC in trick 2, read at ``second_read``."""
+    gone = 10.0
+    script: list[tuple[float, float, dict[str, Any]]] = [
+        (0.5, gone, _box("S", "KS", 0.95)),
+        (1.5, gone, _box("W", "9S", 0.95)),
+        (4.0, gone, _box("E", "TS", 0.95)),
+        (6.0, gone, _box("N", "AC", 0.7)),
+        (13.0, 17.0, _box("N", "AC", second_read) | {"box": [55, 22, 60, 27]}),
+    ]
+    for frame in range(int(2.5 * FPS), int(6.0 * FPS)):  # the name in doubt, frame by frame
+        name = ("AC", "AS")[frame % 2]
+        script.append((frame / FPS, (frame + 1) / FPS, _box("N", name, 0.7)))
+    reader = TrickReader(Calibration.default("overhead", (100, 100)), leader="S", trump="H")
+    return reader, _run(reader, script, 17.0)
+
+
+def test_a_card_the_players_were_asked_about_takes_its_other_name_when_this_one_comes() -> None:
+    """Read as surely as the earlier card (not 0.2 more), the name is the new card's: the
+    earlier card was in doubt between these two names."""
+    reader, events = _doubted_then_read_again(second_read=0.7)
+    assert [w.seat for w in events if isinstance(w, ReaderWarning) and w.kind == AMBIGUOUS] == ["N"]
+    rereads = [(e.trick, e.seat, e.card, e.was) for e in events if isinstance(e, CardReread)]
+    assert rereads == [(1, "N", "AS", "AC")]
+    assert reader.all_tricks() == [
+        [("S", "KS"), ("W", "9S"), ("N", "AS"), ("E", "TS")],
+        [("N", "AC")],
+    ]
+
+
+def test_a_doubted_card_keeps_its_name_when_the_second_read_is_unsure() -> None:
+    reader, events = _doubted_then_read_again(second_read=0.45)
+    assert not [e for e in events if isinstance(e, CardReread)]
+    assert reader.all_tricks()[0][2] == ("N", "AC")

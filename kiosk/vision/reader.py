@@ -738,6 +738,12 @@ class TrickReader:
             if (play is not None and t - play.last_seen < cfg.takeback_gap
                     and best.frames(t, cfg) < 2 * cfg.min_frames):
                 continue  # a lead beside a full trick must be seen well: it ends the trick
+            if self._trick.complete and t - best.last_seen > _PRESENCE_GAP:
+                # A card that ends a full trick (or replaces one of its cards) lies there
+                # now: a name read for a few frames on the pile being swept up vanishes
+                # with it (a JD read on a rendered hand's gathered trick, gone for a
+                # second, was taken for the next lead and made a false renege).
+                continue
             rivals = {tr.card: tr.total for tr in euchre if tr is not best}
             confirmed.append((best.zone_since, seat, best, confidence, rivals))
         def first(seat: str, came: float) -> tuple[float, int]:
@@ -854,12 +860,21 @@ class TrickReader:
         trick = self._trick
         previous = trick.play_of(seat)
         several = len(trick.plays) > 1
+        # A card put in place of one taken back comes while the trick's other cards
+        # still lie there; once they have all been gone as long as a trick takes to be
+        # cleared, a card in a seat that played starts the next trick. (A rendered lone
+        # hand: North's card unread, the trick was taken in and West led the next one a
+        # second later, taken for West's card replaced: two tricks wrong.)
+        others_gone = several and previous is not None and all(
+            t - p.last_seen >= self.config.clear_time for p in trick.plays if p.seat != seat)
         if not trick.complete and (
                 (trick.gathered and (several or previous is None))
-                or (several and t - trick.last_seen >= self.config.gathered_time)):
+                or (several and t - trick.last_seen >= self.config.gathered_time)
+                or others_gone):
             # The places of this unfinished trick's cards have all been empty for a while
             # (or none of its several cards has been seen for as long: the next lead may
-            # come down where one of them lay) and this card is not its lone card's
+            # come down where one of them lay, or the others went long before this card
+            # came) and this card is not its lone card's
             # replacement: the trick was taken in with cards nobody could read. Record it
             # as it stands, ask the players for each missing card, and let this card start
             # the next trick (else every later card would count as a card taken back, and

@@ -20,7 +20,24 @@ from typing import Any
 import numpy as np
 
 from kiosk.vision.calibration import Calibration
+from kiosk.vision.events import VisionEvent
 from kiosk.vision.oracle import OracleNoise, noisify
+from kiosk.vision.reader import TrickReader
+
+#: a hand-written script's line: one box, seen from ``start`` until ``stop`` (seconds)
+ScriptLine = tuple[float, float, dict[str, Any]]
+
+
+def play_script(reader: TrickReader, script: list[ScriptLine], end: float,
+                fps: float = 12.0) -> list[VisionEvent]:
+    """Feed the reader one frame at a time up to ``end``, each frame holding the boxes
+    whose lines cover its time: the shortest way to stage one tricky moment exactly."""
+    events: list[VisionEvent] = []
+    for frame in range(int(end * fps)):
+        t = frame / fps
+        events += reader.feed(t, [box for start, stop, box in script if start <= t < stop])
+    return events
+
 
 AXIS = {"N": (0.0, -1.0), "E": (1.0, 0.0), "S": (0.0, 1.0), "W": (-1.0, 0.0)}
 

@@ -7,11 +7,16 @@ East's own card, coming next, found East's place taken (a wrong trick).
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import Any
 
 from kiosk.vision.calibration import Calibration, SeatZones
 from kiosk.vision.events import CardPlayed, ReaderWarning, VisionEvent
 from kiosk.vision.reader import CARD_REPLACED, OUT_OF_TURN, TrickReader
+
+sys.path.insert(0, str(Path(__file__).parent))
+from builder import play_script  # noqa: E402
 
 FPS = 12
 NEAR_CORNER = [60, 38, 64, 42]  # centre (0.62, 0.40): East's side, 0.02 from the line
@@ -26,11 +31,7 @@ def _read(
     leader: str, script: list[tuple[float, float, dict[str, Any]]], end: float = 9.0
 ) -> tuple[TrickReader, list[VisionEvent]]:
     reader = TrickReader(Calibration.default("overhead", (100, 100)), leader=leader, trump="S")
-    events: list[VisionEvent] = []
-    for frame in range(int(end * FPS)):
-        t = frame / FPS
-        events += reader.feed(t, [box for start, stop, box in script if start <= t < stop])
-    return reader, events
+    return reader, play_script(reader, script, end)
 
 
 def _north_across_the_line() -> list[tuple[float, float, dict[str, Any]]]:

@@ -9,6 +9,7 @@ runner-up, put to the players; otherwise both are put to the players, as before.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,9 @@ from kiosk.vision.calibration import Calibration
 from kiosk.vision.events import CardPlayed, CardReread, ReaderWarning, VisionEvent
 from kiosk.vision.pipeline import compact_box
 from kiosk.vision.reader import AMBIGUOUS, SEEN_TWICE, UNSURE, TrickReader
+
+sys.path.insert(0, str(Path(__file__).parent))
+from builder import play_script  # noqa: E402
 
 BOXES = {"S": [45, 75, 50, 80], "W": [20, 45, 25, 50], "N": [45, 20, 50, 25], "E": [75, 45, 80, 50]}
 FPS = 12
@@ -28,17 +32,6 @@ def _box(
     if alternative is not None:
         box |= {"alternative": alternative, "alternative_confidence": other}
     return box
-
-
-def _run(
-    reader: TrickReader, script: list[tuple[float, float, dict[str, Any]]], end: float
-) -> list[VisionEvent]:
-    """Feed frames: each script line is a box shown from its start to its end time."""
-    events: list[VisionEvent] = []
-    for frame in range(int(end * FPS)):
-        t = frame / FPS
-        events += reader.feed(t, [box for start, stop, box in script if start <= t < stop])
-    return events
 
 
 def _hand(
@@ -56,7 +49,7 @@ def _hand(
         (8.0, 12.0, _box("N", "9H", second_read, "TH", 0.03) | {"box": [55, 22, 60, 27]}),
     ]
     reader = TrickReader(Calibration.default("overhead", (100, 100)), leader="S", trump="H")
-    return reader, _run(reader, script, 12.0)
+    return reader, play_script(reader, script, 12.0)
 
 
 def test_a_card_read_far_more_surely_later_takes_the_name_from_the_earlier_misread() -> None:
@@ -117,7 +110,7 @@ def test_after_the_fifth_trick_a_card_on_the_table_is_no_play() -> None:
         sitting_out="N",
         winner_of=lambda plays: plays[0][0],
     )
-    events = _run(reader, script, start + 4.0)
+    events = play_script(reader, script, start + 4.0)
     assert len(reader.all_tricks()) == 5
     assert ("N", "AS") not in [(e.seat, e.card) for e in events if isinstance(e, CardPlayed)]
     assert not [w for w in events if isinstance(w, ReaderWarning) and w.seat == "N"]
@@ -155,7 +148,7 @@ def test_the_earlier_card_itself_read_again_where_it_lies_is_no_second_card() ->
         (6.0, 12.0, {"card": "QS", "confidence": 0.95, "box": [20, 35, 25, 40]}),
     ]
     reader = TrickReader(Calibration.default("overhead", (100, 100)), leader="S", trump="H")
-    events = _run(reader, script, 12.0)
+    events = play_script(reader, script, 12.0)
     assert reader.tricks and reader.tricks[0][2] == ("N", "9H")
     assert not [e for e in events if isinstance(e, CardReread)]
 
@@ -176,7 +169,7 @@ def _doubted_then_read_again(second_read: float) -> tuple[TrickReader, list[Visi
         name = ("AC", "AS")[frame % 2]
         script.append((frame / FPS, (frame + 1) / FPS, _box("N", name, 0.7)))
     reader = TrickReader(Calibration.default("overhead", (100, 100)), leader="S", trump="H")
-    return reader, _run(reader, script, 17.0)
+    return reader, play_script(reader, script, 17.0)
 
 
 def test_a_card_the_players_were_asked_about_takes_its_other_name_when_this_one_comes() -> None:

@@ -8,11 +8,16 @@ that moved within its seat's zone came down when it came into that zone.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import Any
 
 from kiosk.vision.calibration import Calibration
 from kiosk.vision.events import ReaderWarning, VisionEvent
 from kiosk.vision.reader import AMBIGUOUS, TrickReader
+
+sys.path.insert(0, str(Path(__file__).parent))
+from builder import play_script  # noqa: E402
 
 FPS = 12
 NORTH = ([45, 20, 50, 25], [52, 28, 57, 33])  # the card's two corners
@@ -63,7 +68,5 @@ def test_a_false_box_of_the_same_name_long_before_does_not_bring_a_card_forward(
         (5.0, 9.0, _box("JC", 0.9, [45, 75, 50, 80])),
     ]
     reader = TrickReader(Calibration.default("overhead", (100, 100)), leader="W", trump="H")
-    for frame in range(int(9.0 * FPS)):
-        t = frame / FPS
-        reader.feed(t, [box for start, stop, box in script if start <= t < stop])
+    play_script(reader, script, 9.0)
     assert reader.all_tricks() == [[("W", "9C"), ("N", "TC"), ("E", "JS"), ("S", "JC")]]

@@ -9,11 +9,16 @@ trick card's name read on another trick card's corners is that card misread.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import Any
 
 from kiosk.vision.calibration import Calibration
 from kiosk.vision.events import CardPlayed, ReaderWarning, TrickCleared, VisionEvent
 from kiosk.vision.reader import CARD_REPLACED, TrickReader
+
+sys.path.insert(0, str(Path(__file__).parent))
+from builder import play_script  # noqa: E402
 
 FPS = 12
 EAST_CORNERS = ([75, 45, 80, 50], [82, 54, 87, 59])
@@ -39,11 +44,7 @@ def _read(east_second_corner_after_takeback: str) -> tuple[TrickReader, list[Vis
         (11.0, 15.0, _box("9S", 0.95, [75, 45, 80, 50])),
     ]
     reader = TrickReader(Calibration.default("overhead", (100, 100)), leader="N", trump="C")
-    events: list[VisionEvent] = []
-    for frame in range(int(15.0 * FPS)):
-        t = frame / FPS
-        events += reader.feed(t, [box for start, stop, box in script if start <= t < stop])
-    return reader, events
+    return reader, play_script(reader, script, 15.0)
 
 
 def test_a_card_taken_back_is_gone_though_its_name_is_read_on_another_trick_card() -> None:

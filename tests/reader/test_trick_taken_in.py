@@ -9,11 +9,16 @@ replaced.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import Any
 
 from kiosk.vision.calibration import Calibration
-from kiosk.vision.events import CardPlayed, ReaderWarning, VisionEvent
+from kiosk.vision.events import CardPlayed, ReaderWarning
 from kiosk.vision.reader import CARD_REPLACED, MISSING_CARD, TrickReader
+
+sys.path.insert(0, str(Path(__file__).parent))
+from builder import play_script  # noqa: E402
 
 FPS = 12
 SEATS = {"S": [45, 75, 50, 80], "W": [20, 45, 25, 50], "N": [45, 20, 50, 25], "E": [75, 45, 80, 50]}
@@ -21,16 +26,6 @@ SEATS = {"S": [45, 75, 50, 80], "W": [20, 45, 25, 50], "N": [45, 20, 50, 25], "E
 
 def _box(seat: str, card: str, confidence: float = 0.95) -> dict[str, Any]:
     return {"card": card, "confidence": confidence, "box": SEATS[seat]}
-
-
-def _read(
-    reader: TrickReader, script: list[tuple[float, float, dict[str, Any]]], end: float
-) -> list[VisionEvent]:
-    events: list[VisionEvent] = []
-    for frame in range(int(end * FPS)):
-        t = frame / FPS
-        events += reader.feed(t, [box for start, stop, box in script if start <= t < stop])
-    return events
 
 
 def test_a_name_read_on_the_pile_being_swept_up_is_no_lead() -> None:
@@ -45,7 +40,7 @@ def test_a_name_read_on_the_pile_being_swept_up_is_no_lead() -> None:
         (9.0, 12.0, _box("E", "KS")),
     ]
     reader = TrickReader(Calibration.default("overhead", (100, 100)), leader="S", trump="D")
-    events = _read(reader, script, 12.0)
+    events = play_script(reader, script, 12.0)
     assert reader.all_tricks() == [
         [("S", "AH"), ("W", "9H"), ("N", "JH"), ("E", "9D")],
         [("E", "KS")],
@@ -65,7 +60,7 @@ def test_a_lead_after_an_unfinished_trick_was_taken_in_is_no_replacement() -> No
     reader = TrickReader(
         Calibration.default("overhead", (100, 100)), leader="W", trump="C", sitting_out="E"
     )
-    events = _read(reader, script, 9.0)
+    events = play_script(reader, script, 9.0)
     assert reader.all_tricks() == [[("W", "JS"), ("S", "KS")], [("W", "TC")]]
     warnings = [(w.kind, w.seat) for w in events if isinstance(w, ReaderWarning)]
     assert (MISSING_CARD, "N") in warnings
@@ -82,7 +77,7 @@ def test_a_card_taken_back_while_the_others_lie_there_is_still_a_replacement() -
     reader = TrickReader(
         Calibration.default("overhead", (100, 100)), leader="W", trump="C", sitting_out="E"
     )
-    events = _read(reader, script, 9.0)
+    events = play_script(reader, script, 9.0)
     assert reader.all_tricks() == [[("W", "TC"), ("S", "KS")]]
     assert (CARD_REPLACED, "W") in [
         (w.kind, w.seat) for w in events if isinstance(w, ReaderWarning)

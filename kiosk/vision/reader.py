@@ -619,8 +619,7 @@ class TrickReader:
             other = self._tracks.get(play.card)
             if (other is not None and other is not track and other.anchors
                     and self._now - other.last_seen <= _PRESENCE_GAP
-                    and all(min(math.hypot(p[0] - a[0], p[1] - a[1]) for a in other.anchors)
-                            <= _ON_CORNERS for p in sighting.table)):
+                    and _all_near(sighting.table, other.anchors, _ON_CORNERS)):
                 return True
         return False
 
@@ -1188,19 +1187,22 @@ def _words(card: str) -> str:
 def _overlaps(a: _Track, b: _Track, reach: float = _ON_CORNERS) -> bool:
     """Whether name ``a`` is mostly read on the corners of card ``b`` (one card, read
     two ways), judged on the corners where ``a`` is read most."""
-    return bool(a.anchors) and all(
-        any(math.hypot(p[0] - q[0], p[1] - q[1]) <= reach for q in b.anchors)
-        for p in a.main_corners())
+    return bool(a.anchors) and _all_near(a.main_corners(), b.anchors, reach)
 
 
 def _on_the_spot(a: _Track, b: _Track) -> bool:
     """Whether name ``a`` is read exactly where name ``b`` was (within ``_SAME_PLACE``):
     where ``b``'s corners lay, or where it was last seen (a card still sliding in when it
     was last read has no resting corners there yet)."""
-    spots = [(p[0], p[1]) for p in b.anchors] + [(p[0], p[1]) for p in b.points]
-    return bool(a.anchors) and all(
-        any(math.hypot(p[0] - q[0], p[1] - q[1]) <= _SAME_PLACE for q in spots)
-        for p in a.main_corners())
+    spots = [*b.anchors, *b.points]
+    return bool(a.anchors) and _all_near(a.main_corners(), spots, _SAME_PLACE)
+
+
+def _all_near(points: Iterable[Sequence[float]], spots: Sequence[Sequence[float]],
+              reach: float) -> bool:
+    """Whether every point lies within ``reach`` of one of the spots (x, y first)."""
+    return all(any(math.hypot(p[0] - q[0], p[1] - q[1]) <= reach for q in spots)
+               for p in points)
 
 
 def trick_winner(plays: Sequence[tuple[str, str]], trump: str) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.vision.calibration import Calibration
-from kiosk.vision.events import CardPlayed, ReaderWarning
+from kiosk.vision.events import CardPlayed, ReaderWarning, VisionEvent
 from kiosk.vision.reader import CARD_REPLACED, MISSING_CARD, TrickReader
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -48,19 +48,23 @@ def test_a_name_read_on_the_pile_being_swept_up_is_no_lead() -> None:
     assert "JD" not in [e.card for e in events if isinstance(e, CardPlayed)]
 
 
-def test_a_lead_after_an_unfinished_trick_was_taken_in_is_no_replacement() -> None:
-    """East sits out. West leads the JS, North's card is never read, South plays the KS;
-    the trick is taken in (the JS went unread a second before the KS went) and West
-    leads the TC 1.3 s after the KS went."""
+def _lone_trick_then_west(south_gone: float) -> tuple[TrickReader, list[VisionEvent]]:
+    """East sits out. West leads the JS (unread from 3 s), North's card is never read,
+    South's KS lies there until ``south_gone``; West puts the TC down at 5.3 s."""
     script = [
         (0.5, 3.0, _box("W", "JS")),
-        (1.5, 4.0, _box("S", "KS")),
+        (1.5, south_gone, _box("S", "KS")),
         (5.3, 9.0, _box("W", "TC")),
     ]
     reader = TrickReader(
         Calibration.default("overhead", (100, 100)), leader="W", trump="C", sitting_out="E"
     )
-    events = play_script(reader, script, 9.0)
+    return reader, play_script(reader, script, 9.0)
+
+
+def test_a_lead_after_an_unfinished_trick_was_taken_in_is_no_replacement() -> None:
+    """The trick is taken in (the KS goes at 4 s): the TC, 1.3 s later, leads the next."""
+    reader, events = _lone_trick_then_west(south_gone=4.0)
     assert reader.all_tricks() == [[("W", "JS"), ("S", "KS")], [("W", "TC")]]
     warnings = [(w.kind, w.seat) for w in events if isinstance(w, ReaderWarning)]
     assert (MISSING_CARD, "N") in warnings
@@ -69,15 +73,7 @@ def test_a_lead_after_an_unfinished_trick_was_taken_in_is_no_replacement() -> No
 
 def test_a_card_taken_back_while_the_others_lie_there_is_still_a_replacement() -> None:
     """The same trick, but South's KS still lies there: West's TC replaces the JS."""
-    script = [
-        (0.5, 3.0, _box("W", "JS")),
-        (1.5, 9.0, _box("S", "KS")),
-        (5.3, 9.0, _box("W", "TC")),
-    ]
-    reader = TrickReader(
-        Calibration.default("overhead", (100, 100)), leader="W", trump="C", sitting_out="E"
-    )
-    events = play_script(reader, script, 9.0)
+    reader, events = _lone_trick_then_west(south_gone=9.0)
     assert reader.all_tricks() == [[("W", "TC"), ("S", "KS")]]
     assert (CARD_REPLACED, "W") in [
         (w.kind, w.seat) for w in events if isinstance(w, ReaderWarning)

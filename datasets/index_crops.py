@@ -291,34 +291,53 @@ def main(argv: list[str] | None = None) -> int:
                         help="a folder of rendered hands (scripts/bench_reader.py --out) whose "
                         "frames are cut too; never the benchmark's own hands")
     parser.add_argument("--hand-copies", type=int, default=2, help="per label, hand frames")
+    parser.add_argument("--hand-step", type=int, default=HAND_FRAME_STEP,
+                        help="cut every this many frames of a hand video")
     parser.add_argument("--suits", action="store_true",
                         help="the suit reader's patches: card faces only, labelled by suit")
+    parser.add_argument("--no-scenes", action="store_true",
+                        help="train on the real photos and the --hands frames only")
+    parser.add_argument("--val-hands", type=Path, action="append", default=[],
+                        help="validate on these rendered hands' frames instead of the "
+                        "validation scenes (hands never trained on)")
     args = parser.parse_args(argv)
-    if not (GENERATED / "scenes" / "train" / "images").is_dir():
+    needs_scenes = not args.no_scenes or not args.val_hands
+    if needs_scenes and not (GENERATED / "scenes" / "train" / "images").is_dir():
         print("no scenes: run `python -m datasets.generate` first", file=sys.stderr)
         return 2
+    for folder in (*args.hands, *args.val_hands):
+        if not rendered_hands(folder):
+            print(f"no rendered hands (hand-*.mp4 with .truth.json) in {folder}", file=sys.stderr)
+            return 2
     # the suit reader only ever sees boxes the index classifier named a card: no
     # proposals on nothing, no random negatives
     detector = None if args.suits else args.detector
     randoms = 0 if args.suits else 3
+    scenes: list[Source] = [] if args.no_scenes else [
+        ("synthetic train", scene_truth("train"), args.synthetic_copies, False),
+        ("synthetic train, shrunk", scene_truth("train"), args.small_copies, True),
+    ]
     train = build(
         [
-            ("synthetic train", scene_truth("train"), args.synthetic_copies, False),
+            *scenes,
             ("real train", real_truth("train"), args.real_copies, False),
-            ("synthetic train, shrunk", scene_truth("train"), args.small_copies, True),
-            *((f"rendered hands {folder}", hand_truth(folder), args.hand_copies, False)
-              for folder in args.hands),
+            *((f"rendered hands {folder}", hand_truth(folder, args.hand_step),
+               args.hand_copies, False) for folder in args.hands),
         ],
         detector,
         size=args.patch,
         margin=args.margin,
         randoms=randoms,
     )
+    val_sources: list[Source] = [
+        (f"rendered hands {folder} (validation)", hand_truth(folder, 3 * args.hand_step), 1, False)
+        for folder in args.val_hands
+    ] or [
+        ("synthetic val", scene_truth("val"), 1, False),
+        ("synthetic val, shrunk", scene_truth("val"), 1, True),
+    ]
     val = build(
-        [
-            ("synthetic val", scene_truth("val"), 1, False),
-            ("synthetic val, shrunk", scene_truth("val"), 1, True),
-        ],
+        val_sources,
         detector,
         seed=1,
         size=args.patch,

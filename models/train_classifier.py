@@ -178,6 +178,10 @@ def main(argv: list[str] | None = None) -> int:
 def warm_start(model, path: Path, patches: np.ndarray) -> None:
     """Load weights from a saved state, or from an exported ONNX model.
 
+    A saved state of a network with another head (the index classifier's weights for the
+    suit reader, whose 3 x 3 grid and four suits change only the last layer) gives its
+    convolutions: the strokes of a printed suit are what both networks look for.
+
     The export folds each batch norm into its convolution (weight and bias). To train on
     from it, the fused convolution is loaded and each batch norm is set to reproduce the
     fused bias on real data: its scale and shift become the standard deviation and mean
@@ -189,7 +193,15 @@ def warm_start(model, path: Path, patches: np.ndarray) -> None:
     from onnx import numpy_helper
 
     if path.suffix == ".pt":
-        model.load_state_dict(torch.load(path, map_location="cpu"))
+        state = torch.load(path, map_location="cpu")
+        own = model.state_dict()
+        fitting = {k: v for k, v in state.items() if k in own and own[k].shape == v.shape}
+        if len(fitting) < len(own):
+            # another head (the suit reader's 3 x 3 grid and four suits, started from the
+            # index classifier): the convolutions carry over, the head starts afresh
+            print(f"{len(own) - len(fitting)} tensors not in {path.name} or shaped "
+                  "differently start afresh: " + ", ".join(k for k in own if k not in fitting))
+        model.load_state_dict(fitting, strict=False)
         return
     graph = onnx.load(str(path)).graph
     weights = {i.name: numpy_helper.to_array(i) for i in graph.initializer}

@@ -10,17 +10,21 @@ classifier's 32-pixel patch (1.3 x the index) never sees them.
 The suit reader is the same small network reading a wider patch (6 x the index, so an
 ace's centre pip is inside it) and answering only the suit. Its patch holds neighbouring
 cards too, so it keeps a 3 x 3 layout instead of a global average: the card whose
-corner sits in the middle is the one it names. :func:`with_suits` combines the two
-readers as a product of experts: each card's probability is scaled by how much more
-(or less) likely than even the suit reader finds its suit, then renormalised, so a
-confident suit reader settles a suit the index leaves in doubt, and an unsure one
-changes nothing.
+corner sits in the middle is the one it names. It learns from frames of rendered hands
+as the kiosk's detector reads them (a tablet's warped top-down), the pictures where the
+index fails. :func:`with_suits` combines the two readers as a product of experts: each
+card's probability is scaled by how much more (or less) likely than even the suit
+reader finds its suit (softened by :data:`SUIT_WEIGHT`), then renormalised, so a sure
+suit reader settles a suit the index leaves in doubt. A suit reader less sure than
+:data:`SUIT_SURE` changes nothing: where it hesitates it was more often wrong than the
+index (models/README.md, "The suit reader").
 
 >>> import numpy as np
->>> index = np.array([[0.6, 0.4, 0.0]])            # AS 0.6, AC 0.4, none 0
->>> suits = np.array([[0.9, 0.0, 0.0, 0.1]])       # C D H S
+>>> index = np.array([[0.6, 0.4, 0.0], [0.6, 0.4, 0.0]])     # AS 0.6, AC 0.4, none 0
+>>> suits = np.array([[0.97, 0.0, 0.0, 0.03],                # C D H S: sure, clubs
+...                   [0.8, 0.0, 0.0, 0.2]])                  # leaning clubs, not sure
 >>> with_suits(index, ("AS", "AC", "none"), suits, ("C", "D", "H", "S")).round(2).tolist()
-[[0.14, 0.86, 0.0]]
+[[0.21, 0.79, 0.0], [0.6, 0.4, 0.0]]
 """
 
 from __future__ import annotations
@@ -34,9 +38,11 @@ import numpy as np
 #: index classifier names the suit alone)
 DEFAULT_SUIT_READER = Path(__file__).resolve().parents[2] / "models" / "suit_reader.onnx"
 
-#: the exponent on the suit reader's opinion (1: a plain product of experts); chosen on
-#: the validation scenes (models/README.md)
-SUIT_WEIGHT = 1.0
+#: the exponent on the suit reader's opinion (1: a plain product of experts) and the
+#: least probability of its likeliest suit for it to count at all; both chosen on frames
+#: of 100 rendered hands it never learnt from (seeds 8000-8099, models/README.md)
+SUIT_WEIGHT = 0.5
+SUIT_SURE = 0.9
 
 #: how many quarter turns of each patch the suit reader reads (the index classifier reads
 #: four): its 48-pixel patches cost twice the classifier's, and four turns doubled the
@@ -77,12 +83,15 @@ def with_suits(
     suit_probabilities: np.ndarray,
     suits: Sequence[str],
     weight: float = SUIT_WEIGHT,
+    sure: float = SUIT_SURE,
 ) -> np.ndarray:
     """The index classifier's rows with each card's probability scaled by
     ``(len(suits) * p(its suit)) ** weight`` and renormalised; ``none`` and ``back``
-    keep their factor of 1. One suit row per index row."""
+    keep their factor of 1, and so does every card in a row whose suit reading is under
+    ``sure``. One suit row per index row."""
     factors = np.ones_like(probabilities)
     spread = np.clip(suit_probabilities * len(suits), 1e-6, None) ** weight
+    spread[suit_probabilities.max(axis=1) < sure] = 1.0
     for column, name in enumerate(classes):
         if _is_card(name) and name[1] in suits:
             factors[:, column] = spread[:, list(suits).index(name[1])]

@@ -350,14 +350,15 @@ def test_the_suit_reader_settles_a_suit_the_index_leaves_in_doubt() -> None:
     image = np.zeros((30, 60, 3), np.uint8)
     alone = name_proposals(namer, image, proposals, 0.5)  # type: ignore[arg-type]
     assert [d.card for d in alone] == ["AS"]
-    suits = _Suits([[0.9, 0.0, 0.0, 0.1]])
+    suits = _Suits([[0.97, 0.0, 0.0, 0.03]])
     found = name_proposals(namer, image, proposals, 0.5, suits)  # type: ignore[arg-type]
     assert [d.card for d in found] == ["AC"] and found[0].confidence > 0.8
     assert suits.shown == 1
-    unsure = _Suits([[0.25, 0.25, 0.25, 0.25]])  # an even opinion changes nothing
-    same = name_proposals(namer, image, proposals, 0.5, unsure)  # type: ignore[arg-type]
-    assert [(d.card, d.box) for d in same] == [(d.card, d.box) for d in alone]
-    assert same[0].confidence == pytest.approx(alone[0].confidence)
+    # an even opinion changes nothing, and neither does one under SUIT_SURE
+    for unsure in (_Suits([[0.25, 0.25, 0.25, 0.25]]), _Suits([[0.85, 0.0, 0.0, 0.15]])):
+        same = name_proposals(namer, image, proposals, 0.5, unsure)  # type: ignore[arg-type]
+        assert [(d.card, d.box) for d in same] == [(d.card, d.box) for d in alone]
+        assert same[0].confidence == pytest.approx(alone[0].confidence)
 
 
 @pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
@@ -390,3 +391,28 @@ def test_the_suit_readers_wide_patches_reach_run_time_as_trained(tmp_path: Path)
     want = np.exp(logits - logits.max(axis=1, keepdims=True))
     want = (want / want.sum(axis=1, keepdims=True)).mean(axis=0)
     assert reader.probabilities(image, [box])[0] == pytest.approx(want, abs=1e-5)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
+def test_warm_start_from_another_head_keeps_the_convolutions(tmp_path: Path) -> None:
+    """The suit reader starts from the index classifier's weights: every convolution
+    carries over, the differently shaped last layer starts afresh."""
+    import torch
+
+    sys.path.insert(0, str(REPO / "models"))
+    import train_classifier as trainer
+
+    torch.manual_seed(5)
+    index_classifier = trainer.build_network(len(LABELS))
+    weights = tmp_path / "index.pt"
+    torch.save(index_classifier.state_dict(), weights)
+    torch.manual_seed(6)
+    suit_reader = trainer.build_network(4, grid=3)
+    head_before = suit_reader[-1].weight.detach().clone()
+    trainer.warm_start(suit_reader, weights, np.zeros((4, 48, 48, 3), np.uint8))
+    convolutions = [(a, b) for a, b in zip(index_classifier, suit_reader, strict=True)
+                    if isinstance(a, torch.nn.Conv2d)]
+    assert len(convolutions) == 6
+    assert all(torch.equal(a.weight, b.weight) for a, b in convolutions)
+    assert torch.equal(suit_reader[-1].weight, head_before)
+    assert suit_reader[-1].weight.shape == (4, 192 * 9)

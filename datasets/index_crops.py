@@ -313,14 +313,14 @@ def main(argv: list[str] | None = None) -> int:
     # proposals on nothing, no random negatives
     detector = None if args.suits else args.detector
     randoms = 0 if args.suits else 3
-    scenes: list[Source] = [] if args.no_scenes else [
-        ("synthetic train", scene_truth("train"), args.synthetic_copies, False),
-        ("synthetic train, shrunk", scene_truth("train"), args.small_copies, True),
-    ]
+    scenes = not args.no_scenes
     train = build(
         [
-            *scenes,
+            *([("synthetic train", scene_truth("train"), args.synthetic_copies, False)]
+              if scenes else []),
             ("real train", real_truth("train"), args.real_copies, False),
+            *([("synthetic train, shrunk", scene_truth("train"), args.small_copies, True)]
+              if scenes else []),
             *((f"rendered hands {folder}", hand_truth(folder, args.hand_step),
                args.hand_copies, False) for folder in args.hands),
         ],

@@ -104,3 +104,35 @@ def test_a_tablet_clip_is_cut_as_the_kiosk_detector_sees_it(tmp_path: Path) -> N
 
     raw = [max(b["box"][2] - b["box"][0], b["box"][3] - b["box"][1]) for b in drawn]
     assert spread(raw) > 2.0 and spread([h for _, h in trick]) < 1.5
+
+
+@pytest.mark.skipif(not card_art_installed(), reason="card art not installed")
+def test_suit_patches_from_hands_alone_validate_on_other_hands(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--suits --no-scenes --hands A --val-hands B``: the suit reader's wide patches
+    from one set of rendered hands, validated on another, with no scenes generated; a
+    folder without rendered hands is one clear line and status 2."""
+    import datasets.index_crops as index_crops
+
+    monkeypatch.setattr(index_crops, "real_truth", lambda split: iter(()))  # no photos here
+    train, val = tmp_path / "train", tmp_path / "val"
+    for folder, seed, view in ((train, 5, "overhead"), (val, 6, "tablet")):
+        folder.mkdir()
+        handvideo.render_hand(RECORD, folder / "hand-0001.mp4", seed=seed, view=view, fps=6)
+    out = tmp_path / "suits.npz"
+    args = ["--suits", "--patch", "48", "--margin", "6", "--no-scenes", "--hand-step", "4",
+            "--hands", str(train), "--val-hands", str(val), "--out", str(out)]
+    assert index_crops.main(args) == 0
+    with np.load(out) as saved:
+        assert [str(v) for v in saved["labels"]] == ["C", "D", "H", "S"]
+        assert saved["x"].shape[1:] == (48, 48, 3) and float(saved["margin"]) == 6.0
+        # the trick is all spades; the 5s lying as score markers give the other suits
+        assert 3 in saved["y"] and 3 in saved["val_y"] and len(saved["val_y"]) > 0
+        assert len(saved["val_y"]) < len(saved["y"])  # every 12th frame, not every 4th
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert index_crops.main([*args[:-4], "--val-hands", str(empty), "--out", str(out)]) == 2
+    assert capsys.readouterr().err.strip().splitlines() == [
+        f"no rendered hands (hand-*.mp4 with .truth.json) in {empty}"
+    ]

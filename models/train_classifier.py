@@ -129,7 +129,11 @@ def main(argv: list[str] | None = None) -> int:
     assert x.shape[1:] == (patch, patch, 3), f"patches are {x.shape[1:]}, not square"
     model = build_network(len(labels), args.grid)
     if args.init is not None:
-        warm_start(model, args.init, x)
+        try:
+            warm_start(model, args.init, x)
+        except ValueError as problem:
+            print(f"cannot continue from {args.init}: {problem}", file=sys.stderr)
+            return 2
         print(f"continuing from {args.init}")
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
@@ -196,6 +200,8 @@ def warm_start(model, path: Path, patches: np.ndarray) -> None:
         state = torch.load(path, map_location="cpu")
         own = model.state_dict()
         fitting = {k: v for k, v in state.items() if k in own and own[k].shape == v.shape}
+        if not any(k.endswith(".weight") and own[k].dim() == 4 for k in fitting):
+            raise ValueError(f"{path} holds no convolution of this network")
         if len(fitting) < len(own):
             # another head (the suit reader's 3 x 3 grid and four suits, started from the
             # index classifier): the convolutions carry over, the head starts afresh

@@ -416,3 +416,8 @@ def test_warm_start_from_another_head_keeps_the_convolutions(tmp_path: Path) -> 
     assert all(torch.equal(a.weight, b.weight) for a, b in convolutions)
     assert torch.equal(suit_reader[-1].weight, head_before)
     assert suit_reader[-1].weight.shape == (4, 192 * 9)
+    # weights of another network altogether are refused, not taken as a fresh start
+    stranger = tmp_path / "stranger.pt"
+    torch.save(torch.nn.Sequential(torch.nn.Linear(3, 2)).state_dict(), stranger)
+    with pytest.raises(ValueError, match="no convolution"):
+        trainer.warm_start(trainer.build_network(4, grid=3), stranger, np.zeros((4, 48, 48, 3)))

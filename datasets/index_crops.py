@@ -298,11 +298,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-scenes", action="store_true",
                         help="train on the real photos and the --hands frames only")
     parser.add_argument("--val-hands", type=Path, action="append", default=[],
-                        help="validate on these rendered hands' frames instead of the "
-                        "validation scenes (hands never trained on)")
+                        help="validate on these rendered hands' frames (every third "
+                        "--hand-step) instead of the validation scenes (hands never trained on)")
     args = parser.parse_args(argv)
-    needs_scenes = not args.no_scenes or not args.val_hands
-    if needs_scenes and not (GENERATED / "scenes" / "train" / "images").is_dir():
+    scenes = not args.no_scenes
+    if (scenes or not args.val_hands) and not (GENERATED / "scenes" / "train" / "images").is_dir():
         print("no scenes: run `python -m datasets.generate` first", file=sys.stderr)
         return 2
     for folder in (*args.hands, *args.val_hands):
@@ -313,7 +313,6 @@ def main(argv: list[str] | None = None) -> int:
     # proposals on nothing, no random negatives
     detector = None if args.suits else args.detector
     randoms = 0 if args.suits else 3
-    scenes = not args.no_scenes
     train = build(
         [
             *([("synthetic train", scene_truth("train"), args.synthetic_copies, False)]

@@ -75,6 +75,14 @@ class CalibrationError(ValueError):
     """A calibration that cannot be made or read; the message says why."""
 
 
+def _facing(dx: float, dy: float, across: bool) -> str:
+    """The seat on the table's vertical axis (N, S: ``across`` the table from top to
+    bottom) or its horizontal one (W, E) that an offset from the centre points to."""
+    if across:
+        return "N" if dy < 0 else "S"
+    return "W" if dx < 0 else "E"
+
+
 @dataclass(frozen=True)
 class SeatZones:
     """The four seat zones in table coordinates.
@@ -98,9 +106,7 @@ class SeatZones:
         r = max(abs(dx), abs(dy))
         if not self.inner <= r <= self.outer:
             return None
-        if abs(dy) >= abs(dx):
-            return "N" if dy < 0 else "S"
-        return "W" if dx < 0 else "E"
+        return _facing(dx, dy, across=abs(dy) >= abs(dx))
 
     def seat_across(self, point: Sequence[float], margin: float) -> str | None:
         """The neighbouring seat when ``point`` lies within ``margin`` of the diagonal
@@ -115,9 +121,7 @@ class SeatZones:
         dx, dy = float(point[0]) - 0.5, float(point[1]) - 0.5
         if seat is None or abs(abs(dx) - abs(dy)) > margin:
             return None
-        if seat in ("N", "S"):
-            return "W" if dx < 0 else "E"
-        return "N" if dy < 0 else "S"
+        return _facing(dx, dy, across=seat in ("W", "E"))
 
     def polygon(self, seat: str, steps: int = 1) -> np.ndarray:
         """The zone's outline in table coordinates (for drawing it)."""

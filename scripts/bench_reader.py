@@ -293,7 +293,9 @@ def summarize(name: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
         "true_reneges": sum(r["true_reneges"] for r in rows),
         "latency_s": {"mean": round(statistics.fmean(lat), 3) if lat else None,
                       "p95": round(lat[int(0.95 * (len(lat) - 1))], 3) if lat else None,
-                      "max": round(lat[-1], 3) if lat else None, "events": len(lat)},
+                      "max": round(lat[-1], 3) if lat else None, "events": len(lat),
+                      # the target is a second: how many cards missed it
+                      "over_1s": sum(1 for v in lat if v > 1.0)},
         "ms_per_frame": {"detector": round(det_ms, 2), "reader": round(read_ms, 3),
                          "total": round(det_ms + read_ms, 2), "budget_15fps": 66.7},
         "keeps_up_15fps": det_ms + read_ms <= 1000 / 15,

@@ -55,6 +55,10 @@ How each tricky case is handled, so none creates or loses a play:
   the table (AC read AS for a frame) is that card misread, never a new card; nor,
   when the name is that of another card of the trick, is the card where that one lies
   (so a card taken back is gone even while its name is read on another trick card).
+  Conversely a trick card whose name gives way, on its very corners, to another
+  name read ``reread`` times as much since before the first went was misread as it
+  came down: it takes that name at once (a new ``CardPlayed`` for its seat, no
+  ``card_replaced``: nothing was taken back).
 - *A nudged card* moves but stays in its seat, and a card already played in
   this trick never counts again, wherever it lies (the trick being gathered
   sweeps cards through other seats' zones).
@@ -62,6 +66,10 @@ How each tricky case is handled, so none creates or loses a play:
   the evidence a play needs, and a name must beat every other name read in the
   seat ``dominance`` times over, counting all it was seen since it appeared
   (so a card that reads half JD, half JH is asked about, never guessed). A
+  reading that has *settled* on one name (no other read there for a moment) leading
+  ``lead`` times over does not wait for that: ``decide_time`` after its place
+  stopped it is reported with an ``unsure`` question, so the players see every
+  card within about a second. A
   name outside the euchre deck never outvotes one inside it (a 9H misread as
   6H is a 9H); it is reported only when it holds a place by itself.
 - *Order*: a card that came into its zone first is reported first, even when

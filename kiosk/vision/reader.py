@@ -264,6 +264,10 @@ class ReaderConfig:
     #: a card of the trick on the table whose name, on its very corners, has given way
     #: to another read this many times as much takes that name (misread as it came down)
     reread: float = 1.5
+    #: the evidence of a name already played this hand, where it is the runner-up to a
+    #: name still to come (rendered hand 10055: North's AS read 0.95 on one corner and AC,
+    #: East's card in trick 1, 0.55 on the other, was asked about, not taken)
+    played_weight: float = 0.5
 
 
 @dataclass
@@ -873,6 +877,11 @@ class TrickReader:
         # a card that reads half JD, half JH must stay undecided however the frames fall.
         ranked = sorted(candidates, key=lambda tr: -tr.total)
         runner_up = ranked[1].total if len(ranked) > 1 else 0.0
+        if (len(ranked) > 1 and ranked[1].card in self._played_cards
+                and ranked[0].card not in self._played_cards):
+            # A deck holds one card of each name, and that one was read in an earlier
+            # trick: as the runner-up to a name still to come, it counts for less.
+            runner_up *= self.config.played_weight
         return ranked[0], runner_up
 
     def _maybe_ask(self, seat: str, euchre: list[_Track], tracks: list[_Track], t: float,

@@ -851,10 +851,11 @@ class TrickReader:
         reading has settled on it (no other name read here for ``_PRESENCE_GAP``), it
         leads ``lead`` times over, and the place has held a card for ``decide_time``
         (timed from the first of the names read on the same corners to stop: an AC read
-        for half a second, then AS, stopped when the AC did). A rendered AS read AC for
-        five frames, then AS, waited a second longer for dominance; reported at 0.8 s
-        with a question, the players see it at once. Two names still read turn about
-        are not settled: they are asked about (``ambiguous``), not guessed."""
+        for half a second, then AS, stopped when the AC did). On rendered hands an AS read
+        AC for five frames, then AS, waited 1.02 s for dominance (9005), a KC read KS
+        the same way 1.34 s (9080); reported this way, at 0.86 and 0.84 s, with a
+        question. Two names still read turn about are not settled: they are asked
+        about (``ambiguous``), not guessed."""
         cfg = self.config
         if play is not None or not self._rested(track, t) or self._asked(seat):
             return False

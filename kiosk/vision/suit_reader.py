@@ -65,9 +65,10 @@ def _is_card(name: str) -> bool:
 def card_rows(probabilities: np.ndarray, classes: Sequence[str]) -> np.ndarray:
     """The rows (boxes) worth a second opinion on the suit: the card names hold at least
     :data:`CARD_MASS` together, the two likeliest share a rank (AS or AC?) and the second
-    has at least :data:`RUNNER_UP_FLOOR` (a runner-up under it could only win against a
-    suit reading of under 0.0005 for the first; the reader's settings were chosen on such
-    rows, and leaving the others out saves most of its cost).
+    has at least :data:`RUNNER_UP_FLOOR` (a runner-up under it wins only against a suit
+    reading all but certain the other way: with the first name at 0.9, under 0.0005 for
+    its suit; the reader's settings were chosen on such rows, and leaving the others out
+    saves most of its cost).
 
     >>> rows = np.array([[0.5, 0.3, 0.2, 0.0], [0.5, 0.0, 0.2, 0.3], [0.0, 0.0, 0.1, 0.9],
     ...                  [0.97, 0.015, 0.01, 0.005]])

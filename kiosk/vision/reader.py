@@ -395,6 +395,11 @@ class _Track:
             return 0.0
         return sum(s for _, s in self.observations) / len(self.observations)
 
+    def confidence(self, runner_up: float) -> float:
+        """How sure a play of this name is against a rival read ``runner_up`` in all: its
+        mean score, times its share of the two names' evidence."""
+        return min(0.999, self.mean_score() * self.total / (self.total + runner_up))
+
 
 @dataclass
 class _Play:
@@ -738,15 +743,16 @@ class TrickReader:
             # sometimes reads 6H is a 9H. It is only reported when it holds the seat alone.
             euchre = [tr for tr in tracks if tr.card in EUCHRE_CARDS]
             best, runner_up = self._best(euchre, t)
-            due = best is not None and self._due(seat, best, euchre, play, t)
-            if best is None or not (due or self._dominant(best, runner_up, t)):
+            dominant = best is not None and self._dominant(best, runner_up, t)
+            due = best is not None and not dominant and self._due(seat, best, euchre, play, t)
+            if best is None or not (dominant or due):
                 stray = self._stray(seat, tracks, t)
                 events += stray
                 if not stray:
                     self._maybe_ask(seat, euchre, tracks, t, events, played=play is not None)
                 continue
-            confidence = min(0.999, best.mean_score() * best.total / (best.total + runner_up))
-            if due and not self._dominant(best, runner_up, t):
+            confidence = best.confidence(runner_up)
+            if due:
                 confidence = min(confidence, 0.99 * cfg.sure_confidence)
             if best.card in self._played_cards:
                 # One name holds the seat, but that card is already in an earlier trick:
@@ -865,7 +871,7 @@ class TrickReader:
             return False
         since = min([track.rest_start] + [tr.rest_start for tr in self._tracks.values()
                      if tr is not track and tr.zone_seat == seat and tr.card in EUCHRE_CARDS
-                     and (_overlaps(tr, track) or _overlaps(track, tr))])
+                     and _one_card(tr, track)])
         return t - since >= cfg.decide_time
 
     def _dominant(self, track: _Track, runner_up: float, t: float) -> bool:
@@ -1217,13 +1223,13 @@ class TrickReader:
                       and t - tr.last_seen <= _PRESENCE_GAP and self._rested(tr, t)
                       and ((tr.shadow and tr.shadow_of == play.card)
                            or (tr.came <= own.last_seen + _SAME_MOMENT
-                               and (_overlaps(tr, own) or _overlaps(own, tr))))]
+                               and _one_card(tr, own)))]
             if not rivals:
                 continue
             rival = max(rivals, key=lambda tr: tr.total)
             if rival.total < cfg.reread * own.total:
                 continue
-            confidence = min(0.999, rival.mean_score() * rival.total / (rival.total + own.total))
+            confidence = rival.confidence(own.total)
             play.rivals[play.card] = max(play.rivals.get(play.card, 0.0), own.total)
             play.rivals.pop(rival.card, None)
             play.card, play.confidence, play.track = rival.card, confidence, rival
@@ -1282,6 +1288,12 @@ def _overlaps(a: _Track, b: _Track, reach: float = _ON_CORNERS) -> bool:
     """Whether name ``a`` is mostly read on the corners of card ``b`` (one card, read
     two ways), judged on the corners where ``a`` is read most."""
     return bool(a.anchors) and _all_near(a.main_corners(), b.anchors, reach)
+
+
+def _one_card(a: _Track, b: _Track) -> bool:
+    """Whether names ``a`` and ``b`` are read on one card, either mostly on the other's
+    corners (a name read on one corner of a card read on both is still that card)."""
+    return _overlaps(a, b) or _overlaps(b, a)
 
 
 def _on_the_spot(a: _Track, b: _Track) -> bool:

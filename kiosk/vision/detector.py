@@ -37,7 +37,12 @@ import cv2
 import numpy as np
 
 from kiosk.rules.cards import EUCHRE_NAMES
-from kiosk.vision.index_classifier import DEFAULT_CLASSIFIER, NONE, IndexClassifier
+from kiosk.vision.index_classifier import (
+    DEFAULT_CLASSIFIER,
+    NONE,
+    RUNNER_UP_FLOOR,
+    IndexClassifier,
+)
 from kiosk.vision.suit_reader import DEFAULT_SUIT_READER, SUIT_TURNS, card_rows, with_suits
 
 #: the exported model committed with the repository
@@ -476,16 +481,13 @@ def name_proposals(
         others = np.where(euchre, row, -1.0)
         others[best] = -1.0
         second = int(others.argmax())
-        if others[second] >= ALTERNATIVE_FLOOR and card != FACE_DOWN:
+        if others[second] >= RUNNER_UP_FLOOR and card != FACE_DOWN:
             out.append(Detection(card, confidence, proposal.box, namer.classes[second],
                                  float(others[second])))
         else:
             out.append(Detection(card, confidence, proposal.box))
     return merge_same_card(sorted(out, key=lambda d: -d.confidence))
 
-
-#: a runner-up name less sure than this is noise, not kept as a detection's alternative
-ALTERNATIVE_FLOOR = 0.02
 
 #: a box that lies this much (of its own area) inside a better box of the same name is
 #: the same printed index boxed twice; two corners of one card never overlap at all

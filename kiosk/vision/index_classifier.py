@@ -36,6 +36,10 @@ PATCH = 32
 MARGIN = 1.3
 #: the classifier's extra class: the box holds no index
 NONE = "none"
+#: a runner-up name less sure than this is the classifier's noise: the detector keeps no
+#: such name as a detection's alternative (``Detection.alternative``) and the suit reader
+#: is not asked to choose between it and the first (``suit_reader.card_rows``)
+RUNNER_UP_FLOOR = 0.02
 #: a patch whose first reading names a class less surely than this is read at the other
 #: quarter turns too (None: every patch at every turn). At 0.9 about 40 % of a rendered
 #: hand's proposals are read again (2.2 readings a patch instead of 4), and the validation

@@ -34,6 +34,8 @@ from pathlib import Path
 
 import numpy as np
 
+from kiosk.vision.index_classifier import RUNNER_UP_FLOOR
+
 #: the exported suit reader committed with the repository (optional: without it the
 #: index classifier names the suit alone)
 DEFAULT_SUIT_READER = Path(__file__).resolve().parents[2] / "models" / "suit_reader.onnx"
@@ -52,9 +54,6 @@ SUIT_TURNS = 1
 #: a box is shown to the suit reader when the index classifier gives its card names at
 #: least this much probability together (a box it calls ``none`` or ``back`` needs no suit)
 CARD_MASS = 0.2
-#: the least share of the runner-up name for a box to be read again (the detector keeps
-#: runner-up names from the same share, ``detector.ALTERNATIVE_FLOOR``)
-RUNNER_UP_FLOOR = 0.02
 
 
 def _is_card(name: str) -> bool:

@@ -13,8 +13,8 @@ import pytest
 
 from datasets.boxes import iou_matrix
 from datasets.index_crops import LABELS, NONE_ID, jitter, patches_for
-from kiosk.vision.detector import ALTERNATIVE_FLOOR, Detection, ModelError, name_proposals
-from kiosk.vision.index_classifier import MARGIN, NONE, PATCH, crop, to_blob
+from kiosk.vision.detector import Detection, ModelError, name_proposals
+from kiosk.vision.index_classifier import MARGIN, NONE, PATCH, RUNNER_UP_FLOOR, crop, to_blob
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -122,7 +122,7 @@ def test_a_named_index_keeps_its_surest_other_euchre_card_as_its_alternative() -
     found = name_proposals(namer, np.zeros((20, 40, 3), np.uint8), proposals, 0.4)  # type: ignore[arg-type]
     assert [(d.card, d.alternative) for d in found] == [("JH", None), ("JH", "QH")]
     assert found[1].alternative_confidence == pytest.approx(0.06)
-    assert ALTERNATIVE_FLOOR > 0.005
+    assert RUNNER_UP_FLOOR > 0.005
 
 
 def test_named_classifier_file_must_exist(tmp_path: Path) -> None:

@@ -15,8 +15,12 @@ from datasets.scenes import Scene, render_scene
 
 
 def draw(scene: Scene) -> np.ndarray:
-    """The scene as BGR with each label's box and card name drawn."""
+    """The scene as BGR with each label's box and card name drawn, and the indices that
+    show in part (ignored when measuring) in grey, unnamed."""
     image = cv2.cvtColor(scene.image, cv2.COLOR_RGB2BGR)
+    for label in scene.partial:
+        x1, y1, x2, y2 = (int(round(v)) for v in label.box)
+        cv2.rectangle(image, (x1, y1), (x2, y2), (160, 160, 160), 1)
     for label in scene.labels:
         x1, y1, x2, y2 = (int(round(v)) for v in label.box)
         colour = (255, 0, 255) if label.card == "back" else (0, 255, 0)

@@ -38,6 +38,10 @@ def write_scene(args: tuple[Path, int, int]) -> int:
     scene = render_scene(seed, size)
     lines = [label.yolo_line(size, size) for label in scene.labels]
     label_path.write_text("".join(line + "\n" for line in lines))
+    # indices that show in part: not labels (nothing to learn to name) and not
+    # background either, so a measurement ignores detections there (models/evaluate.py)
+    partial = [label.yolo_line(size, size) for label in scene.partial]
+    (out / "ignore" / f"{seed:07d}.txt").write_text("".join(line + "\n" for line in partial))
     # quality 95: the scene already carries its own JPEG artefacts
     bgr = cv2.cvtColor(scene.image, cv2.COLOR_RGB2BGR)
     cv2.imwrite(str(image_path), bgr, [cv2.IMWRITE_JPEG_QUALITY, 95])
@@ -52,6 +56,7 @@ def write_split(name: str, count: int, size: int, workers: int, root: Path = GEN
         shutil.rmtree(out)
     (out / "images").mkdir(parents=True, exist_ok=True)
     (out / "labels").mkdir(parents=True, exist_ok=True)
+    (out / "ignore").mkdir(parents=True, exist_ok=True)
     jobs = [(out, SEED_BASE[name] + i, size) for i in range(count)]
     if workers <= 1:
         for job in jobs:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -46,8 +47,10 @@ MIN_VISIBLE = 0.6
 #: boxes smaller than this (output pixels, either side) are dropped as unreadable
 MIN_BOX = 5.0
 #: bumped whenever a seed's picture changes, so ``datasets.generate`` redraws kept scenes
-#: (3: a fifth of the tables lie on the printed mat; 4: ornamental indices with their suit)
-SCENES_VERSION = 4
+#: (3: a fifth of the tables lie on the printed mat; 4: ornamental indices with their suit;
+#: 5: an index cut by the canvas's edge counts its whole area, so a sliver is not labelled,
+#: and 60 % of its print must show too, not only of its box)
+SCENES_VERSION = 5
 #: share of tables that lie on the kiosk's printed play mat (``kiosk mat``)
 MAT_SHARE = 0.2
 #: the mat's side in card widths, as printed (the rendered hands' card width on the mat)
@@ -70,12 +73,23 @@ class Label:
         )
 
 
+class Region(NamedTuple):
+    """A corner index (or a face-down card) drawn on the table, by its id in the id maps."""
+
+    card: str
+    pixels: int  #: the whole index's pixels when drawn (also any part off the canvas)
+    ink: float  #: its printed pixels when drawn (0: nothing to check, a card back)
+    polygon: np.ndarray  #: its four corners on the canvas
+
+
 @dataclass(frozen=True)
 class Scene:
     image: np.ndarray  # uint8 RGB, size x size
     labels: tuple[Label, ...]
     view: str
     deck: str
+    #: indices that show in part only (:func:`view_regions`): ignored when measuring
+    partial: tuple[Label, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -102,7 +116,9 @@ class Table:
         self.canvas = surface
         size = surface.shape[0]
         self.ids = np.zeros((size, size), np.int32)
-        self.regions: list[tuple[str, int]] = [("", 0)]  # id -> (card, pixels when drawn)
+        #: the same ids painted on the print alone (rank and suit, not the paper between)
+        self.ink_ids = np.zeros((size, size), np.int32)
+        self.regions: list[Region] = [Region("", 0, 0.0, np.zeros((0, 2)))]  # by id
         #: which card (index into ``cards``, 0 = none) shows at each pixel, and per card
         #: (name, its label region ids, pixels when drawn): for measuring what survives overlap
         self.card_ids = np.zeros((size, size), np.int32)
@@ -111,6 +127,7 @@ class Table:
     def cover(self, mask: np.ndarray) -> None:
         """Hide every label region under ``mask`` (bool, canvas-sized)."""
         self.ids[mask] = 0
+        self.ink_ids[mask] = 0
         self.card_ids[mask] = 0
 
     def add_card(self, placement: Placement, rng: Rng, recolour: float = 0.1) -> None:
@@ -127,16 +144,26 @@ class Table:
         self.cover(body)
         self.cards.append((placement.card, [], int(body.sum())))
         self.card_ids[body] = len(self.cards) - 1
+        printed = _index_ink(placement.deck, placement.card)
+        h, w = self.ids.shape
+        ink = cv2.warpAffine(printed, matrix, (w, h)) > 127
+        face_pixel = abs(float(np.linalg.det(matrix[:, :2])))  # its area on the canvas
         for box in index_boxes(placement.deck, placement.card):
             polygon = transform_points(matrix, box_corners(box))
             region = np.zeros(self.ids.shape, np.uint8)
             cv2.fillPoly(region, [np.round(polygon).astype(np.int32)], 1)
             region_mask = (region > 0) & (coverage > 0.5)
-            pixels = int(region_mask.sum())
-            if pixels == 0:
+            if not region_mask.any():
                 continue
-            self.regions.append((placement.card, pixels))
+            # "drawn" is the whole index, not the part that fell on the canvas: an index
+            # mostly off the table's edge is a strip of blank paper, not a label
+            x1, y1, x2, y2 = box
+            drawn_ink = float(np.count_nonzero(printed[y1:y2, x1:x2])) * face_pixel
+            self.regions.append(
+                Region(placement.card, _polygon_pixels(polygon), drawn_ink, polygon)
+            )
             self.ids[region_mask] = len(self.regions) - 1
+            self.ink_ids[region_mask & ink] = len(self.regions) - 1
             self.cards[-1][1].append(len(self.regions) - 1)
 
 
@@ -322,32 +349,102 @@ def render_scene(
         table.ids, homography, (size, size), flags=cv2.INTER_NEAREST,
         borderMode=cv2.BORDER_CONSTANT, borderValue=0,
     )  # fmt: skip
-    labels = view_labels(table, ids, homography)
+    labels, partial = view_regions(table, ids, homography)
     image = photometric.camera(image, rng) if camera else np.clip(image, 0, 255).astype(np.uint8)
-    return Scene(image=image, labels=tuple(labels), view=view, deck=chosen[0])
+    return Scene(image, tuple(labels), view, chosen[0], tuple(partial))
 
 
 def view_labels(table: Table, ids: np.ndarray, homography: np.ndarray) -> list[Label]:
     """Boxes of the regions that still show enough, after occlusion and the camera warp."""
+    return view_regions(table, ids, homography)[0]
+
+
+def view_regions(
+    table: Table, ids: np.ndarray, homography: np.ndarray
+) -> tuple[list[Label], list[Label]]:
+    """The labels (:func:`view_labels`), and the indices that show in part only: a
+    reader may name one or not, so a measurement ignores them (neither a miss nor a
+    false detection). A part-shown index's box is the whole index, clipped to the
+    picture, so that a detection of it overlaps its box however little shows."""
     canvas_count = np.bincount(table.ids.ravel(), minlength=len(table.regions))
+    ink_count = np.bincount(table.ink_ids.ravel(), minlength=len(table.regions))
     out_count = np.bincount(ids.ravel(), minlength=len(table.regions))
-    labels = []
+    labels, partial = [], []
+    height, width = ids.shape
     for region_id in np.nonzero(out_count[1:])[0] + 1:
-        card, drawn = table.regions[region_id]
-        if canvas_count[region_id] < MIN_VISIBLE * drawn:
-            continue  # covered by a later card or a hand
+        region = table.regions[region_id]
         ys, xs = np.nonzero(ids == region_id)
-        # the warp changes areas: compare with the pixels that a full view would show
-        cy, cx = np.nonzero(table.ids == region_id)
-        centre = np.array([[cx.mean(), cy.mean()]])
-        scale = _area_scale(homography, centre)
-        if len(xs) < MIN_VISIBLE * canvas_count[region_id] * scale:
-            continue  # cut by the picture's edge
         box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
-        if box[2] - box[0] < MIN_BOX or box[3] - box[1] < MIN_BOX:
+        if _shows_enough(table, region_id, canvas_count, ink_count, len(xs), homography) and (
+            box[2] - box[0] >= MIN_BOX and box[3] - box[1] >= MIN_BOX
+        ):
+            labels.append(Label(region.card, box))
             continue
-        labels.append(Label(card, box))
-    return labels
+        corners = transform_points(homography, region.polygon)
+        whole = (
+            float(max(corners[:, 0].min(), 0.0)), float(max(corners[:, 1].min(), 0.0)),
+            float(min(corners[:, 0].max(), width)), float(min(corners[:, 1].max(), height)),
+        )  # fmt: skip
+        partial.append(Label(region.card, whole))
+    return labels, partial
+
+
+def _shows_enough(
+    table: Table,
+    region_id: int,
+    canvas_count: np.ndarray,
+    ink_count: np.ndarray,
+    in_picture: int,
+    homography: np.ndarray,
+) -> bool:
+    """Whether :data:`MIN_VISIBLE` of an index shows: of its box and of its print on the
+    table (not under later cards or hands, not off the table's edge), and of that, in
+    the picture (not cut by the picture's edge)."""
+    region = table.regions[region_id]
+    if canvas_count[region_id] < MIN_VISIBLE * region.pixels:
+        return False  # covered by a later card or a hand, or off the table's edge
+    if ink_count[region_id] < MIN_VISIBLE * region.ink:
+        return False  # the box shows, but not the print in it (a finger on the rank)
+    # the warp changes areas: compare with the pixels that a full view would show
+    cy, cx = np.nonzero(table.ids == region_id)
+    scale = _area_scale(homography, np.array([[cx.mean(), cy.mean()]]))
+    return in_picture >= MIN_VISIBLE * canvas_count[region_id] * scale
+
+
+#: a face pixel this far (0-255, any channel) from its index's paper is print
+INK_CONTRAST = 60
+
+
+@functools.lru_cache(maxsize=2048)
+def _index_ink(deck: str, card: str) -> np.ndarray:
+    """255 where a face's corner indices are printed, 0 elsewhere (face-sized, uint8);
+    all 0 for a card back, whose box is the whole card and has no print to check.
+
+    An index box is mostly paper: a hand over its rank and suit can leave 60 % of the
+    box showing and nothing to read, so visibility is judged on the print too. The paper
+    is the box's brightest colour (95th percentile per channel).
+    """
+    face = load_card(deck, card)
+    mask = np.zeros(face.shape[:2], np.uint8)
+    if card == BACK:
+        return mask
+    for x1, y1, x2, y2 in index_boxes(deck, card):
+        pixels = face[y1:y2, x1:x2, :3].astype(np.int16)
+        paper = np.percentile(pixels.reshape(-1, 3), 95, axis=0)
+        printed = np.abs(pixels - paper).max(axis=2) > INK_CONTRAST
+        mask[y1:y2, x1:x2] = np.where(printed & (face[y1:y2, x1:x2, 3] > 127), 255, 0)
+    return mask
+
+
+def _polygon_pixels(polygon: np.ndarray) -> int:
+    """Pixels ``cv2.fillPoly`` paints for ``polygon`` on an unbounded canvas (so that a
+    region cut by the canvas's edge can be compared with what it would have been)."""
+    corner = np.floor(polygon.min(axis=0)).astype(np.int64)
+    local = np.round(polygon - corner).astype(np.int32)
+    w, h = (int(v) + 2 for v in local.max(axis=0))
+    patch = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(patch, [local], 1)
+    return int(patch.sum())
 
 
 def _area_scale(homography: np.ndarray, point: np.ndarray) -> float:

@@ -42,7 +42,7 @@ def measure(scenes: int, size: int = 384, seed0: int = 5_000_000) -> dict[str, f
                 continue
             total += 1
             w = body_now[k] >= MIN_VISIBLE * drawn
-            i = any(region_now[r] >= MIN_VISIBLE * table.regions[r][1] for r in regions)
+            i = any(region_now[r] >= MIN_VISIBLE * table.regions[r].pixels for r in regions)
             whole += w
             index += i
             either += w or i

@@ -63,7 +63,10 @@ def synthetic_items(limit: int | None, split: str = "test") -> list[tuple[Path, 
     folder = SCENES / split
     for image in sorted((folder / "images").glob("*.jpg"))[:limit]:
         rows = read_yolo_labels(folder / "labels" / f"{image.stem}.txt")
-        items.append((image, [(CLASSES[cls], box) for cls, box in rows]))
+        ignore = folder / "ignore" / f"{image.stem}.txt"  # indices that show in part
+        partial = read_yolo_labels(ignore) if ignore.exists() else []
+        items.append((image, [(CLASSES[cls], box) for cls, box in rows]
+                      + [(None, box) for _cls, box in partial]))
     return items
 
 
@@ -108,6 +111,7 @@ def evaluate(detector: Detector, items: Iterable[tuple[Path | np.ndarray, Truth]
     cards_total = cards_found = 0
     missed_cards: dict[str, int] = defaultdict(int)
     proposed = kiosk_boxes = 0  # the first stage alone: labelled boxes it proposes
+    causes: dict[str, int] = defaultdict(int)  # why a labelled box was missed
     seconds = 0.0
     images = 0
     for path, truth_rows in items:
@@ -169,6 +173,7 @@ def evaluate(detector: Detector, items: Iterable[tuple[Path | np.ndarray, Truth]
                 false_kiosk += is_euchre_or_five(d.card)
         for j, c in enumerate(gt_cls):
             hits[c] += int(matched[j])
+        _count_miss_causes(causes, proposals, dets, ious, gt_boxes, gt_cls, matched, operating)
         for card in set(gt_cls):
             if is_euchre_or_five(card):
                 cards_total += 1
@@ -216,7 +221,38 @@ def evaluate(detector: Detector, items: Iterable[tuple[Path | np.ndarray, Truth]
         "boxes_per_class": {c: n_truth[c] for c in CLASSES if n_truth.get(c)},
         "ap50_per_class": {c: round(ap50[c], 3) for c in CLASSES if c in ap50},
         "missed_cards": dict(sorted(missed_cards.items())),
+        "miss_causes": {k: causes[k] for k in MISS_CAUSES},
     }
+
+
+#: why a labelled box was missed at the operating point, first cause that applies
+MISS_CAUSES = (
+    "no_proposal", "named_wrongly", "right_name_under_operating", "wrong_name_under_operating",
+    "not_an_index",
+)  # fmt: skip
+
+
+def _count_miss_causes(causes: dict[str, int], proposals: list, dets: list, ious: np.ndarray,
+                       gt_boxes: np.ndarray, gt_cls: list[str], matched: np.ndarray,
+                       operating: float) -> None:
+    """Tell apart the misses a better first stage would fix (no proposal covers the box
+    at IoU 0.5) from those of the naming: another name given at the operating point,
+    the right name or another given less surely, or no name at all (the classifier
+    called the patch not an index)."""
+    boxes = np.array([p.box for p in proposals]).reshape(-1, 4)
+    cover = iou_matrix(gt_boxes, boxes)
+    for j in np.nonzero(~matched)[0]:
+        near = [i for i in range(len(dets)) if ious[i, j] >= 0.5]
+        if not cover.size or cover[j].max() < 0.5:
+            causes["no_proposal"] += 1
+        elif any(dets[i].confidence >= operating and dets[i].card != gt_cls[j] for i in near):
+            causes["named_wrongly"] += 1
+        elif any(dets[i].card == gt_cls[j] for i in near):
+            causes["right_name_under_operating"] += 1
+        elif near:
+            causes["wrong_name_under_operating"] += 1
+        else:
+            causes["not_an_index"] += 1
 
 
 def main(argv: list[str] | None = None) -> int:

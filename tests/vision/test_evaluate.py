@@ -64,6 +64,51 @@ def test_wrong_name_is_missed_and_false(tmp_path: Path) -> None:
     assert report["proposal_recall_euchre_and_5s_boxes"] == 1.0
 
 
+def test_each_miss_has_its_cause(tmp_path: Path) -> None:
+    """A miss is put down to the first stage (nothing proposed) or to the naming (another
+    name, the right one or another under the operating point, or no name at all), so
+    that a figure says which network to train."""
+    cards = ["JH", "6D", "AS", "9C", "KH", "QD"]
+    truth = [(card, (0.1 + 0.16 * k, 0.5, 0.05, 0.2)) for k, card in enumerate(cards)]
+    box = [(20 + 32 * k - 5, 40, 20 + 32 * k + 5, 60) for k in range(len(cards))]
+    dets = [
+        # JH: nothing near it
+        Detection("5D", 0.9, box[1]),  # 6D named wrongly
+        Detection("AS", 0.3, box[2]),  # the right name, under the operating point
+        Detection("9S", 0.2, box[3]),  # another name, under it too
+        Detection("KH", 0.0001, box[4]),  # proposed, not named (under the 0.001 floor)
+        Detection("QD", 0.9, box[5]),  # found
+    ]
+    report = evaluate(_Echo(dets), [(_image(tmp_path), truth)], operating=0.4)
+    assert report["miss_causes"] == {
+        "no_proposal": 1, "named_wrongly": 1, "right_name_under_operating": 1,
+        "wrong_name_under_operating": 1, "not_an_index": 1,
+    }  # fmt: skip
+    assert report["recall_all_boxes"] == round(1 / 6, 4)
+
+
+def test_part_shown_indices_of_scenes_are_ignored(tmp_path: Path, monkeypatch) -> None:
+    """A scene's ``ignore/`` file (indices that show in part, written by the generator)
+    makes ignore regions: a detection there is neither right nor false."""
+    import models.evaluate as evaluation
+
+    test = tmp_path / "test"
+    for folder in ("images", "labels", "ignore"):
+        (test / folder).mkdir(parents=True)
+    cv2.imwrite(str(test / "images" / "0000001.jpg"), np.zeros((100, 200, 3), np.uint8))
+    (test / "labels" / "0000001.txt").write_text("0 0.25 0.5 0.1 0.2\n")  # 9C
+    (test / "ignore" / "0000001.txt").write_text("4 0.75 0.5 0.1 0.2\n")  # a KC in part
+    monkeypatch.setattr(evaluation, "SCENES", tmp_path)
+    items = evaluation.synthetic_items(None)
+    assert [card for card, _box in items[0][1]] == ["9C", None]
+    dets = [Detection("9C", 0.9, (40, 40, 60, 60)), Detection("KC", 0.9, (140, 40, 160, 60))]
+    report = evaluate(_Echo(dets), items, operating=0.4)
+    assert report["false_detections_per_image"] == 0.0 and report["mAP50"] == 1.0
+    (test / "ignore" / "0000001.txt").unlink()  # control: the same KC is now false
+    report = evaluate(_Echo(dets), evaluation.synthetic_items(None), operating=0.4)
+    assert report["false_detections_per_image"] == 1.0
+
+
 def test_pictures_in_memory_are_scored_one_by_one() -> None:
     """Frames of rendered hands come as pictures from a generator (a video's frames are
     too many to hold): each counts as an image, and a face-down card's box (None) is

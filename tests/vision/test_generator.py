@@ -10,7 +10,16 @@ import pytest
 from datasets.cards_art import index_boxes, load_card, usable_decks
 from datasets.classes import CLASS_ID, CLASSES
 from datasets.geometry import card_matrix, transform_points
-from datasets.scenes import MIN_BOX, Placement, Table, render_scene, view_labels
+from datasets.scenes import (
+    MIN_BOX,
+    MIN_VISIBLE,
+    Label,
+    Placement,
+    Table,
+    render_scene,
+    view_labels,
+    view_regions,
+)
 
 pytestmark = pytest.mark.usefixtures("have_card_art")
 
@@ -81,6 +90,53 @@ def test_covered_index_loses_its_label() -> None:
     table.add_card(Placement("back", deck, (110.0, 90.0), 180.0, 0.0), rng)
     cards = sorted(label.card for label in view_labels(table, table.ids, np.eye(3)))
     assert cards == ["9C", "back"]  # the bottom-right 9C index and the back
+
+
+def _edge_scene(share_on_canvas: float) -> tuple[list[str], list[Label], tuple[float, ...]]:
+    """A 9C whose top-left index is cut by the canvas's left edge, ``share_on_canvas`` of
+    its width still on the canvas: the names of the labels, the part-shown indices, and
+    that index's whole box."""
+    deck = usable_decks()[0]
+    face = load_card(deck, "9C")
+    matrix = card_matrix((face.shape[1], face.shape[0]), (200.0, 200.0), 180.0, 0.0)
+    boxes = [transform_points(matrix, np.array([b[:2], b[2:]])) for b in index_boxes(deck, "9C")]
+    (x1, y1), (x2, y2) = min(boxes, key=lambda corners: corners[0][0])
+    shift = x1 + (1.0 - share_on_canvas) * (x2 - x1)  # moves that x onto the edge, x = 0
+    table = _plain_table()
+    placement = Placement("9C", deck, (200.0 - shift, 200.0), 180.0, 0.0)
+    table.add_card(placement, np.random.default_rng(0), recolour=0.0)
+    labels, partial = view_regions(table, table.ids, np.eye(3))
+    return [label.card for label in labels], partial, (x1 - shift, y1, x2 - shift, y2)
+
+
+def test_index_mostly_off_the_canvas_is_not_labelled_but_ignored() -> None:
+    """A strip of an index at the table's edge is blank paper, not a card to name (a
+    generator that compared it with its own on-canvas part labelled it, 9 % of the
+    labels of the held-out scenes); a reader may still name what shows, so it is a
+    part-shown index, boxed whole up to the picture's edge."""
+    cards, partial, (_x1, y1, x2, y2) = _edge_scene(0.3)
+    assert cards == ["9C"]  # the bottom-right index alone
+    assert [p.card for p in partial] == ["9C"]
+    assert np.allclose(partial[0].box, (0.0, y1, x2, y2), atol=1.5)
+    cards, partial, _ = _edge_scene(1.0)  # control: the whole index shows
+    assert cards == ["9C", "9C"] and partial == []
+
+
+def test_index_whose_print_is_covered_is_not_labelled() -> None:
+    """A hand over an index's rank and suit can leave most of its box (paper) showing:
+    the print must show too."""
+    deck = usable_decks()[0]
+    table = _plain_table()
+    table.add_card(Placement("9C", deck, (200.0, 200.0), 180.0, 0.0), np.random.default_rng(0), 0.0)
+    first = min(
+        (r for r in range(1, len(table.regions))),
+        key=lambda r: table.regions[r].polygon[:, 0].min(),
+    )
+    table.cover(table.ink_ids == first)  # a mask on the print alone
+    # enough of the box shows to be labelled on the box alone: the print decides
+    assert (table.ids == first).sum() >= MIN_VISIBLE * table.regions[first].pixels
+    labels, partial = view_regions(table, table.ids, np.eye(3))
+    assert len(labels) == 1 and [p.card for p in partial] == ["9C"]
 
 
 def test_mat_lies_under_some_tables_with_its_markers_and_lines() -> None:

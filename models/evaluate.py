@@ -10,7 +10,12 @@ detections down to confidence 0.001), and at the kiosk's operating confidence: r
 class, recall of the euchre cards and 5s (per labelled index box, and per card: a card
 in a photo counts as found when any of its indices is), and false detections per image
 (a detection that matches no labelled box of its class at IoU 0.5; detections on a
-joker, which has no class here, are not counted either way).
+joker, which has no class here, are not counted either way), and why each labelled box
+missed at the operating point was missed (``miss_causes``: not proposed, or named
+wrongly, unsurely or not at all), which says which of the two networks to train.
+
+A synthetic scene's indices that show in part (the generator's ``ignore/`` files) are
+ignore regions: a detection there is neither right nor false.
 
 Real photos are read from ../shared/datasets/real-cards-phone/ (never copied); the
 ``test`` split is the held-out photo sessions listed in datasets/real_split/test.txt.

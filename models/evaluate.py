@@ -52,6 +52,7 @@ from kiosk.vision.detector import (  # noqa: E402
     CLASSES,
     CONFIDENCE,
     PROPOSAL_CONFIDENCE,
+    Detection,
     Detector,
     ModelError,
     is_euchre_or_five,
@@ -237,9 +238,9 @@ MISS_CAUSES = (
 )  # fmt: skip
 
 
-def _count_miss_causes(causes: dict[str, int], proposals: list, dets: list, ious: np.ndarray,
-                       gt_boxes: np.ndarray, gt_cls: list[str], matched: np.ndarray,
-                       operating: float) -> None:
+def _count_miss_causes(causes: dict[str, int], proposals: list[Detection],
+                       dets: list[Detection], ious: np.ndarray, gt_boxes: np.ndarray,
+                       gt_cls: list[str], matched: np.ndarray, operating: float) -> None:
     """Tell apart the misses a better first stage would fix (no proposal covers the box
     at IoU 0.5) from those of the naming: another name given at the operating point,
     the right name or another given less surely, or no name at all (the classifier

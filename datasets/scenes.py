@@ -120,7 +120,8 @@ class Table:
         self.ink_ids = np.zeros((size, size), np.int32)
         self.regions: list[Region] = [Region("", 0, 0.0, np.zeros((0, 2)))]  # by id
         #: which card (index into ``cards``, 0 = none) shows at each pixel, and per card
-        #: (name, its label region ids, pixels when drawn): for measuring what survives overlap
+        #: (name, its label region ids, pixels when drawn, also off the canvas): for measuring
+        #: what survives overlap
         self.card_ids = np.zeros((size, size), np.int32)
         self.cards: list[tuple[str, list[int], int]] = [("", [], 0)]
 
@@ -142,12 +143,13 @@ class Table:
         coverage = paste_rgba(self.canvas, face, matrix)
         body = coverage > 0.5
         self.cover(body)
-        self.cards.append((placement.card, [], int(body.sum())))
+        face_pixel = abs(float(np.linalg.det(matrix[:, :2])))  # its area on the canvas
+        whole = int(np.count_nonzero(face[:, :, 3] > 127) * face_pixel)  # also off the canvas
+        self.cards.append((placement.card, [], whole))
         self.card_ids[body] = len(self.cards) - 1
         printed = _index_ink(placement.deck, placement.card)
         h, w = self.ids.shape
         ink = cv2.warpAffine(printed, matrix, (w, h)) > 127
-        face_pixel = abs(float(np.linalg.det(matrix[:, :2])))  # its area on the canvas
         for box in index_boxes(placement.deck, placement.card):
             polygon = transform_points(matrix, box_corners(box))
             region = np.zeros(self.ids.shape, np.uint8)

@@ -3,9 +3,11 @@
     python -m datasets.visibility --scenes 300
 
 For every face card drawn in the generated scenes (before the camera), it counts whether
-at least MIN_VISIBLE of the *whole card* still shows, and whether at least MIN_VISIBLE of
-*one of its corner indices* does. A detector can only be trained on, and be asked for,
-what shows: the larger share decides which box to label (models/README.md).
+at least MIN_VISIBLE of the *whole card* still shows, and whether *one of its corner
+indices* shows as much as a label needs (MIN_VISIBLE of its box and of its print), both
+against the whole card or index, also any part off the table's edge. A detector can only
+be trained on, and be asked for, what shows: the larger share decides which box to label
+(models/README.md).
 """
 
 from __future__ import annotations
@@ -37,12 +39,17 @@ def measure(scenes: int, size: int = 384, seed0: int = 5_000_000) -> dict[str, f
             table.cover(draw_hand(table.canvas, rng, fingers_only=rng.random() < 0.5))
         body_now = np.bincount(table.card_ids.ravel(), minlength=len(table.cards))
         region_now = np.bincount(table.ids.ravel(), minlength=len(table.regions))
+        ink_now = np.bincount(table.ink_ids.ravel(), minlength=len(table.regions))
         for k, (card, regions, drawn) in enumerate(table.cards):
             if k == 0 or card == BACK or not regions:
                 continue
             total += 1
             w = body_now[k] >= MIN_VISIBLE * drawn
-            i = any(region_now[r] >= MIN_VISIBLE * table.regions[r].pixels for r in regions)
+            i = any(
+                region_now[r] >= MIN_VISIBLE * table.regions[r].pixels
+                and ink_now[r] >= MIN_VISIBLE * table.regions[r].ink
+                for r in regions
+            )
             whole += w
             index += i
             either += w or i

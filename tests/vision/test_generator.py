@@ -173,3 +173,16 @@ def test_generate_redraws_a_split_an_older_generator_drew(tmp_path: Path) -> Non
     kept.write_bytes(b"x")  # the same version: kept, nothing redrawn
     write_split("val", 2, 96, workers=1, root=tmp_path)
     assert kept.exists()
+
+
+def test_a_card_half_off_the_table_counts_its_whole_area() -> None:
+    """What survives overlap (``datasets.visibility``) is judged against the whole card: a
+    card half off the table's edge shows half of itself, not all of its on-table part."""
+    deck = usable_decks()[0]
+    table = _plain_table()
+    table.add_card(Placement("9C", deck, (200.0, 200.0), 120.0, 0.0), np.random.default_rng(0), 0.0)
+    table.add_card(Placement("KD", deck, (0.0, 200.0), 120.0, 0.0), np.random.default_rng(0), 0.0)
+    shown = np.bincount(table.card_ids.ravel(), minlength=3)
+    (_, _, on_table), (_, _, half_off) = table.cards[1], table.cards[2]
+    assert shown[1] == pytest.approx(on_table, rel=0.03)  # all of it on the table
+    assert shown[2] == pytest.approx(half_off / 2, rel=0.05)

@@ -337,7 +337,9 @@ def main(argv: list[str] | None = None) -> int:
         report["hands"] = evaluate(detector, hand_items(args.hands, args.limit), args.confidence)
     for name, result in report.items():
         if isinstance(result, dict):
-            summary = {k: v for k, v in result.items() if not isinstance(v, dict)}
+            # the headline figures and why boxes were missed; per class in --out only
+            summary = {k: v for k, v in result.items()
+                       if not isinstance(v, dict) or k == "miss_causes"}
             print(name, json.dumps(summary))
     if args.out:
         args.out.write_text(json.dumps(report, indent=1) + "\n")

@@ -375,13 +375,14 @@ def view_regions(
     height, width = ids.shape
     for region_id in np.nonzero(out_count[1:])[0] + 1:
         region = table.regions[region_id]
-        ys, xs = np.nonzero(ids == region_id)
-        box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
-        if _shows_enough(table, region_id, canvas_count, ink_count, len(xs), homography) and (
-            box[2] - box[0] >= MIN_BOX and box[3] - box[1] >= MIN_BOX
+        if shows_on_table(table, region_id, canvas_count, ink_count) and _shows_in_picture(
+            table, region_id, canvas_count, out_count, homography
         ):
-            labels.append(Label(region.card, box))
-            continue
+            ys, xs = np.nonzero(ids == region_id)
+            box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
+            if box[2] - box[0] >= MIN_BOX and box[3] - box[1] >= MIN_BOX:
+                labels.append(Label(region.card, box))
+                continue
         corners = transform_points(homography, region.polygon)
         whole = (
             float(max(corners[:, 0].min(), 0.0)), float(max(corners[:, 1].min(), 0.0)),
@@ -391,26 +392,33 @@ def view_regions(
     return labels, partial
 
 
-def _shows_enough(
-    table: Table,
-    region_id: int,
-    canvas_count: np.ndarray,
-    ink_count: np.ndarray,
-    in_picture: int,
-    homography: np.ndarray,
+def shows_on_table(
+    table: Table, region_id: int, canvas_count: np.ndarray, ink_count: np.ndarray
 ) -> bool:
-    """Whether :data:`MIN_VISIBLE` of an index shows: of its box and of its print on the
-    table (not under later cards or hands, not off the table's edge), and of that, in
-    the picture (not cut by the picture's edge)."""
+    """Whether :data:`MIN_VISIBLE` of an index shows on the table, of its box and of its
+    print (not under later cards or hands, not off the table's edge). ``canvas_count``
+    and ``ink_count``: the pixels of each region id in ``table.ids`` and ``table.ink_ids``
+    (``np.bincount``), counted once for all the regions."""
     region = table.regions[region_id]
     if canvas_count[region_id] < MIN_VISIBLE * region.pixels:
         return False  # covered by a later card or a hand, or off the table's edge
-    if ink_count[region_id] < MIN_VISIBLE * region.ink:
-        return False  # the box shows, but not the print in it (a finger on the rank)
+    # the box shows, but is the print in it? (a finger on the rank)
+    return ink_count[region_id] >= MIN_VISIBLE * region.ink
+
+
+def _shows_in_picture(
+    table: Table,
+    region_id: int,
+    canvas_count: np.ndarray,
+    out_count: np.ndarray,
+    homography: np.ndarray,
+) -> bool:
+    """Whether :data:`MIN_VISIBLE` of what shows on the table is in the picture (not cut
+    by the picture's edge); ``out_count``: each region id's pixels in the picture."""
     # the warp changes areas: compare with the pixels that a full view would show
     cy, cx = np.nonzero(table.ids == region_id)
     scale = _area_scale(homography, np.array([[cx.mean(), cy.mean()]]))
-    return in_picture >= MIN_VISIBLE * canvas_count[region_id] * scale
+    return out_count[region_id] >= MIN_VISIBLE * canvas_count[region_id] * scale
 
 
 #: a face pixel this far (0-255, any channel) from its index's paper is print

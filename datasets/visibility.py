@@ -20,7 +20,7 @@ import numpy as np
 from datasets.cards_art import usable_decks
 from datasets.classes import BACK
 from datasets.occluders import draw_hand
-from datasets.scenes import MIN_VISIBLE, Table, _layout
+from datasets.scenes import MIN_VISIBLE, Table, _layout, shows_on_table
 from datasets.surfaces import random_surface
 
 
@@ -45,11 +45,7 @@ def measure(scenes: int, size: int = 384, seed0: int = 5_000_000) -> dict[str, f
                 continue
             total += 1
             w = body_now[k] >= MIN_VISIBLE * drawn
-            i = any(
-                region_now[r] >= MIN_VISIBLE * table.regions[r].pixels
-                and ink_now[r] >= MIN_VISIBLE * table.regions[r].ink
-                for r in regions
-            )
+            i = any(shows_on_table(table, r, region_now, ink_now) for r in regions)
             whole += w
             index += i
             either += w or i

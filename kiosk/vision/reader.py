@@ -288,6 +288,9 @@ class _Track:
     anchors: list[list[float]] = field(default_factory=list)
     moving: np.ndarray | None = None  # where the last sighting that moved was
     total: float = 0.0  # every sighting's score since the name was first seen here
+    #: every sighting's score since the card stopped where it lies (``rest_start``): what
+    #: was read while it slid in, blurred, is not counted
+    at_rest: float = 0.0
     #: the classifier's runner-up names on its corners, summed like ``total``
     alternatives: dict[str, float] = field(default_factory=dict)
     shadow: bool = False  # read on a trick card's corners: a misreading of that card
@@ -308,7 +311,7 @@ class _Track:
             self.rest_start = self.came = t
             self.observations.clear()
             self.anchors = []
-            self.total = 0.0  # what was seen of it elsewhere says nothing of this place
+            self.total = self.at_rest = 0.0  # what was seen elsewhere says nothing of here
             self.alternatives = {}
             self.shadow, self.shadow_of = False, None
             self.zone_seat = None  # (and when it came into its zone: from now)
@@ -340,6 +343,7 @@ class _Track:
                 # and moved a little was nudged, and was played when it came down
                 self.came = t
             self.rest_start = t
+            self.at_rest = 0.0
             self.observations.clear()
             self.anchors = [[float(p[0]), float(p[1]), 1.0, 1.0] for p in points]
             self.moving = None
@@ -360,6 +364,7 @@ class _Track:
         self.points = points
         self.last_seen = t
         self.total += score
+        self.at_rest += score
         self.observations.append((t, score))
         while self.observations and self.observations[0][0] < t - cfg.window:
             self.observations.popleft()
@@ -743,8 +748,18 @@ class TrickReader:
             # sometimes reads 6H is a 9H. It is only reported when it holds the seat alone.
             euchre = [tr for tr in tracks if tr.card in EUCHRE_CARDS]
             best, runner_up = self._best(euchre, t)
-            dominant = best is not None and self._dominant(best, runner_up, t)
-            due = best is not None and not dominant and self._due(seat, best, euchre, play, t)
+            dominant = (best is not None and self._dominant(best, runner_up, t)
+                        and not self._giving_way(best, euchre, t))
+            due = False
+            if best is not None and not dominant:
+                # the name the reading settled on since the card stopped, which need not be
+                # the one read most since it came into sight (read TC as it slid in, then TS)
+                settled = max(euchre, key=lambda tr: tr.at_rest)
+                due = self._due(seat, settled, euchre, play, t)
+                if due:
+                    best = settled
+                    runner_up = max((tr.total * self._rival_weight(tr, settled)
+                                     for tr in euchre if tr is not settled), default=0.0)
             if best is None or not (dominant or due):
                 stray = self._stray(seat, tracks, t)
                 events += stray
@@ -866,13 +881,29 @@ class TrickReader:
         if play is not None or not self._rested(track, t) or self._asked(seat):
             return False
         others = [tr for tr in names if tr is not track]
-        if any(t - tr.last_seen < _PRESENCE_GAP or track.total < cfg.lead * tr.total
+        if any(t - tr.last_seen < _PRESENCE_GAP
+               or track.at_rest < cfg.lead * self._rival_weight(tr, track) * tr.at_rest
                for tr in others):
             return False
         since = min([track.rest_start] + [tr.rest_start for tr in self._tracks.values()
                      if tr is not track and tr.zone_seat == seat and tr.card in EUCHRE_CARDS
                      and _one_card(tr, track)])
         return t - since >= cfg.decide_time
+
+    def _giving_way(self, track: _Track, names: list[_Track], t: float) -> bool:
+        """Whether another name has taken this one's place on its very corners: read there
+        now, in two frames or more and surely (``_WELL_READ``), since this name was last
+        read. The reading is changing, so this name is not reported yet: the players would
+        see a wrong card and then its correction (rendered hand 11079: East's TS, read TC
+        as it slid in and for a moment after, then TS on both corners at 0.96, was reported
+        TC, put right 0.75 s later)."""
+        for other in names:
+            if other is track or other.last_seen < t or not _one_card(other, track):
+                continue
+            since = [score for seen, score in other.observations if seen > track.last_seen]
+            if len(since) >= 2 and sum(since) >= _WELL_READ:
+                return True
+        return False
 
     def _dominant(self, track: _Track, runner_up: float, t: float) -> bool:
         return self._rested(track, t) and track.total >= self.config.dominance * runner_up
@@ -883,13 +914,17 @@ class TrickReader:
         # Ranked by all the evidence since each name was first seen here, not a window:
         # a card that reads half JD, half JH must stay undecided however the frames fall.
         ranked = sorted(candidates, key=lambda tr: -tr.total)
-        runner_up = ranked[1].total if len(ranked) > 1 else 0.0
-        if (len(ranked) > 1 and ranked[1].card in self._played_cards
-                and ranked[0].card not in self._played_cards):
-            # A deck holds one card of each name, and that one was read in an earlier
-            # trick: as the runner-up to a name still to come, it counts for less.
-            runner_up *= self.config.played_weight
-        return ranked[0], runner_up
+        if len(ranked) == 1:
+            return ranked[0], 0.0
+        return ranked[0], ranked[1].total * self._rival_weight(ranked[1], ranked[0])
+
+    def _rival_weight(self, rival: _Track, track: _Track) -> float:
+        """How much a rival name's evidence counts against a track's: a deck holds one
+        card of each name, so a rival already played in an earlier trick, against a name
+        still to come, counts for less (``played_weight``)."""
+        if rival.card in self._played_cards and track.card not in self._played_cards:
+            return self.config.played_weight
+        return 1.0
 
     def _maybe_ask(self, seat: str, euchre: list[_Track], tracks: list[_Track], t: float,
                    events: list[VisionEvent], played: bool) -> None:

@@ -1,6 +1,7 @@
 """The reader benchmark's "after the players answered" figure: a question fixes only the
 seat it was about, in the trick it was asked in; a card recorded wrong without a
-question stays wrong."""
+question stays wrong. And its two latencies: to the card named right, and to the kiosk's
+first answer about the card (named right, or asked about)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
 
-from bench_reader import answered, asked_seats, checked_on_renege_screen, verdict  # noqa: E402
+from bench_reader import (  # noqa: E402
+    answered,
+    asked_seats,
+    card_latencies,
+    checked_on_renege_screen,
+    verdict,
+)
 
 from kiosk.vision.events import CardPlayed, ReaderWarning, TrickCleared  # noqa: E402
 
@@ -82,3 +89,28 @@ def test_the_renege_screen_check_keeps_a_true_renege() -> None:
     """Had North really played the ace of spades last, the renege stands."""
     assert checked_on_renege_screen(RECORD, MISREAD, MISREAD) == MISREAD
     assert verdict(RECORD, checked_on_renege_screen(RECORD, MISREAD, MISREAD))[0] == {("N", 1)}
+
+
+def test_latency_to_the_right_name_and_to_the_first_answer() -> None:
+    plays = [
+        {"seat": "N", "card": "9C", "trick": 1, "t_rest": 1.0},  # read right at once
+        {"seat": "E", "card": "TC", "trick": 1, "t_rest": 2.0},  # read TS, asked, then TC
+        {"seat": "S", "card": "JC", "trick": 1, "t_rest": 3.0},  # asked, never named
+        {"seat": "E", "card": "AH", "trick": 2, "t_rest": 6.0},  # a question of trick 1
+    ]
+    events = [
+        (1.5, CardPlayed(seat="N", card="9C", t=1.5, confidence=0.9)),
+        (2.6, CardPlayed(seat="E", card="TS", t=2.6, confidence=0.5)),
+        (2.6, ReaderWarning(kind="unsure", message="TS?", seat="E", t=2.6)),
+        (3.5, CardPlayed(seat="E", card="TC", t=3.5, confidence=0.9)),
+        (3.8, ReaderWarning(kind="out_of_turn", message="not a question", seat="S", t=3.8)),
+        (3.9, ReaderWarning(kind="unreadable", message="tap it in", seat="S", t=3.9)),
+        (5.0, TrickCleared(t=5.0)),
+        (6.4, ReaderWarning(kind="unsure", message="trick 1", seat="E", t=6.4, trick=1)),
+        (7.5, CardPlayed(seat="E", card="AH", t=7.5, confidence=0.9)),
+    ]
+    named, first_answer = card_latencies(events, plays)
+    assert [round(v, 2) for v in named] == [0.5, 1.5, 1.5]  # South's JC never named
+    # East's TC was asked about at 0.6 s; South's JC at 0.9 s (not by the out-of-turn
+    # notice); the question at 6.4 s is about trick 1, not East's AH in trick 2
+    assert [round(v, 2) for v in first_answer] == [0.5, 0.6, 0.9, 1.5]

@@ -56,6 +56,7 @@ from kiosk.vision.events import CardPlayed, CardReread, TrickCleared  # noqa: E4
 from kiosk.vision.oracle import OracleDetector, OracleNoise  # noqa: E402
 from kiosk.vision.pipeline import (  # noqa: E402
     INDEX_PIXELS,
+    READ_CONFIDENCE,
     Play,
     load_stream,
     read_stream,
@@ -69,6 +70,7 @@ from kiosk.vision.reader import (  # noqa: E402
     SEEN_TWICE,
     UNREADABLE,
     UNSURE,
+    Detection,
 )
 
 NOISE_CYCLE = ("typical", "harsh", "clean")
@@ -161,7 +163,13 @@ def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
         if not saved.exists():
             raise SystemExit(f"no saved boxes at {saved}: run with --detector model first")
         stream = load_stream(saved)
-        reading = read_stream(stream["frames"], stream_calibration(stream), play=play)
+        frames = stream["frames"]
+        if job.get("box_confidence") is not None:  # as if the detector had stopped there
+            least = job["box_confidence"]
+            frames = [{**f, "detections": [d for d in f["detections"]
+                                           if Detection.coerce(d).confidence >= least]}
+                      for f in frames]
+        reading = read_stream(frames, stream_calibration(stream), play=play)
     elif job.get("streams"):  # no pictures: the oracle's boxes go straight to the reader
         frames = [{"t": i / truth["fps"], "detections": detector.detect()}
                   for i in range(len(truth["frames"]))]
@@ -170,7 +178,8 @@ def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
     else:
         seen: list[dict[str, Any]] | None = [] if detector_name == "model" else None
         reading = read_video(job["video"], detector, view=truth["view"], play=play,
-                             index_pixels=job.get("index_pixels", INDEX_PIXELS), record=seen)
+                             index_pixels=job.get("index_pixels", INDEX_PIXELS), record=seen,
+                             box_confidence=job.get("box_confidence") or READ_CONFIDENCE)
         if seen is not None:
             save_stream(saved, seen, reading.calibration, view=truth["view"], fps=truth["fps"])
     wall = time.perf_counter() - started
@@ -383,6 +392,10 @@ def main(argv: list[str] | None = None) -> int:
                              "tablet 640x360 at 1): a real camera's 720p or 1080p")
     parser.add_argument("--index-pixels", type=float, default=INDEX_PIXELS,
                         help="model: pixels an index keeps in the detector's input (tiles)")
+    parser.add_argument("--box-confidence", type=float, default=None,
+                        help="model: the classifier's confidence from which a box goes to "
+                             f"the reader (default {READ_CONFIDENCE}, the kiosk's); replay: "
+                             "keep only the saved boxes from this confidence up")
     parser.add_argument("--streams", action="store_true",
                         help="oracle only: skip the pictures, feed the scene's boxes (fast; "
                              "no video decoding, no mat calibration)")
@@ -395,7 +408,8 @@ def main(argv: list[str] | None = None) -> int:
                                   "classifier": args.classifier, "streams": args.streams,
                                   "suit_reader": args.suit_reader,
                                   "scale": args.scale,
-                                  "index_pixels": args.index_pixels}
+                                  "index_pixels": args.index_pixels,
+                                  "box_confidence": args.box_confidence}
             for i in range(args.hands)]
     started = time.time()
     with ProcessPoolExecutor(max_workers=args.workers) as pool:

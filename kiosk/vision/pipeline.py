@@ -45,18 +45,29 @@ RECHECK_EVERY = 10.0
 #: find the index: on rendered 720p hands 8-18 px found the same share of cards, and 10
 #: costs 1 pass overhead and 2 on a tablet's frame, where 18 costs 2 and 6 (README)
 INDEX_PIXELS = 10.0
+#: the classifier's confidence from which a box goes to the trick reader. Lower than the
+#: detector's operating point for a single picture (``detector.CONFIDENCE``, 0.5): the
+#: reader adds up what many frames read before it names a card, so a far card read at
+#: 0.45 frame after frame is evidence, not noise (rendered hand 11031: North's JD, read
+#: JD at 0.43-0.48 on both corners in a harsh tablet view, never reached the reader and
+#: was asked for when its trick was taken in). Chosen on seeds 11000-11099 (models/README.md)
+READ_CONFIDENCE = 0.3
 
 
 def takes_play_area(detector: Any) -> bool:
     """True for a detector whose ``detect`` accepts ``roi`` and ``min_scale`` (ours)."""
+    return {"roi", "min_scale"} <= _detect_parameters(detector)
+
+
+def _detect_parameters(detector: Any) -> set[str]:
+    """The names of the parameters the detector's ``detect`` takes (none if it has none)."""
     method = getattr(detector, "detect", None)
     if method is None:
-        return False
+        return set()
     try:
-        parameters = inspect.signature(method).parameters
+        return set(inspect.signature(method).parameters)
     except (TypeError, ValueError):
-        return False
-    return "roi" in parameters and "min_scale" in parameters
+        return set()
 
 
 def play_area_options(
@@ -96,10 +107,12 @@ class AreaDetector:
     """``detect(frame)`` as the kiosk runs it on a calibrated camera: the play area only,
     finely enough to keep the indices readable, and for a slanted (tablet) view warped to
     a top-down square first (:mod:`kiosk.vision.rectify`); boxes in the frame's pixels.
-    A detector without ``roi``/``min_scale`` (a plain callable) gets the whole frame."""
+    A detector without ``roi``/``min_scale`` (a plain callable) gets the whole frame. Ours
+    keeps its boxes from ``confidence`` up (:data:`READ_CONFIDENCE`: what the reader needs)."""
 
     def __init__(self, detector: Any, calibration: Calibration, *,
-                 index_pixels: float = INDEX_PIXELS, rectify: bool = True) -> None:
+                 index_pixels: float = INDEX_PIXELS, rectify: bool = True,
+                 confidence: float | None = READ_CONFIDENCE) -> None:
         self.detector = detector
         self.table_view: TableView | None = None
         self.options: dict[str, Any] | None = None
@@ -107,6 +120,8 @@ class AreaDetector:
         if not takes_play_area(detector):
             return
         self.table_view, self.options = reading_plan(calibration, index_pixels, rectify)
+        if confidence is not None and "confidence" in _detect_parameters(detector):
+            self.options["confidence"] = confidence  # (None: the detector's own)
 
     def __call__(self, frame: np.ndarray) -> Sequence[Any]:
         if self.table_view is not None:
@@ -168,8 +183,10 @@ class FramePipeline:
     def __init__(self, detector: Any, *, calibration: Calibration | None = None,
                  view: str = "overhead", play: Play | None = None,
                  config: ReaderConfig | None = None, use_mat: bool = True,
-                 index_pixels: float = INDEX_PIXELS, rectify: bool = True) -> None:
+                 index_pixels: float = INDEX_PIXELS, rectify: bool = True,
+                 box_confidence: float | None = READ_CONFIDENCE) -> None:
         self.index_pixels = index_pixels
+        self.box_confidence = box_confidence
         #: warp a slanted (tablet) view to a top-down one before detecting (our detector)
         self.rectify = rectify
         self._detector = detector
@@ -200,7 +217,8 @@ class FramePipeline:
         calibration = choose_calibration(frame, self.view, saved=saved, use_mat=self.use_mat)
         self.calibration = calibration
         self.detect = AreaDetector(self._detector, calibration,
-                                   index_pixels=self.index_pixels, rectify=self.rectify)
+                                   index_pixels=self.index_pixels, rectify=self.rectify,
+                                   confidence=self.box_confidence)
         self.reader = TrickReader(calibration, self.play.leader, trump=self.play.trump,
                                   sitting_out=self.play.sitting_out, config=self.config)
         self._next_check = t + RECHECK_EVERY
@@ -263,10 +281,12 @@ def read_video(path: str | Path, detector: Any, *, calibration: Calibration | No
                config: ReaderConfig | None = None, fps: float | None = None,
                index_pixels: float = INDEX_PIXELS,
                record: list[dict[str, Any]] | None = None,
-               rectify: bool = True) -> VideoReading:
+               rectify: bool = True,
+               box_confidence: float | None = READ_CONFIDENCE) -> VideoReading:
     """Read a recorded hand from a video file with a detector.
 
-    ``rectify=False`` detects on the frame itself even when the view is slanted.
+    ``rectify=False`` detects on the frame itself even when the view is slanted;
+    ``box_confidence`` is where our detector's boxes start (None: the detector's own).
     ``record``, when given, receives every frame's boxes as a detection stream's frames
     (``{"t", "detections": [[card, confidence, x1, y1, x2, y2], ...]}``, see
     :func:`compact_box`): with the
@@ -275,7 +295,8 @@ def read_video(path: str | Path, detector: Any, *, calibration: Calibration | No
     from kiosk.vision.frames import open_frames
 
     pipeline = FramePipeline(detector, calibration=calibration, view=view, play=play,
-                             config=config, index_pixels=index_pixels, rectify=rectify)
+                             config=config, index_pixels=index_pixels, rectify=rectify,
+                             box_confidence=box_confidence)
     events: list[tuple[float, VisionEvent]] = []
     t = 0.0
     for frame in open_frames(path, fps):

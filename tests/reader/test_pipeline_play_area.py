@@ -9,7 +9,7 @@ import pytest
 
 from kiosk.vision.calibration import Calibration
 from kiosk.vision.detector import Detection
-from kiosk.vision.pipeline import INDEX_PIXELS, FramePipeline
+from kiosk.vision.pipeline import INDEX_PIXELS, READ_CONFIDENCE, FramePipeline
 
 
 class _AreaDetector:
@@ -23,7 +23,8 @@ class _AreaDetector:
     def detect(
         self, image: np.ndarray, roi: Any = None, confidence: Any = None, min_scale: Any = None
     ) -> list[Any]:
-        self.calls.append({"shape": image.shape, "roi": roi, "min_scale": min_scale})
+        self.calls.append({"shape": image.shape, "roi": roi, "min_scale": min_scale,
+                           "confidence": confidence})
         if not self.north:
             return []
         x, y = image.shape[1] / 2, image.shape[1] * 0.2
@@ -43,6 +44,15 @@ def test_detector_gets_the_play_area_and_the_scale_for_readable_indices() -> Non
     assert call["shape"] == (720, 1280, 3)  # the whole frame; the crop is the detector's
     assert call["roi"] == calibration.play_area_box()
     assert call["min_scale"] == pytest.approx(INDEX_PIXELS / calibration.index_pixels())
+    # boxes from the reader's threshold, not the single-picture operating point
+    assert call["confidence"] == READ_CONFIDENCE
+
+
+def test_the_box_threshold_can_be_left_to_the_detector() -> None:
+    detector = _AreaDetector()
+    pipeline = FramePipeline(detector, view="overhead", use_mat=False, box_confidence=None)
+    pipeline(np.zeros((480, 480, 3), np.uint8), 0.0)
+    assert detector.calls[-1]["confidence"] is None
 
 
 def test_a_plain_callable_detector_still_gets_the_whole_frame() -> None:

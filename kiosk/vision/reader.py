@@ -62,6 +62,15 @@ How each tricky case is handled, so none creates or loses a play:
 - *A nudged card* moves but stays in its seat, and a card already played in
   this trick never counts again, wherever it lies (the trick being gathered
   sweeps cards through other seats' zones).
+- *Weak reads*: the pipeline passes boxes named from ``pipeline.READ_CONFIDENCE`` (0.3),
+  under the detector's operating point for one picture (0.5): a far card read at 0.45
+  frame after frame is evidence. Such a box counts only where nothing on the same card
+  was read surely for ``weak_after``, so weak reads never make a fight of a card that is
+  read surely now and then.
+- *A name giving way*: a name that another has replaced on its very corners (read there
+  surely since it was last read) is not reported, and a reading that settled after the
+  card stopped weighs the names by what each showed since then (a card read TC as it
+  slid in, blurred, then TS at rest, is the TS, reported once).
 - *Glare* drops or corrupts boxes for a frame or two: one frame is far below
   the evidence a play needs, and a name must beat every other name read in the
   seat ``dominance`` times over, counting all it was seen since it appeared
@@ -272,8 +281,8 @@ class ReaderConfig:
     played_weight: float = 0.5
     #: a box named under this confidence (the detector's operating point for one picture;
     #: the pipeline passes boxes from ``pipeline.READ_CONFIDENCE`` up) is a weak read: it
-    #: counts only where no box at least this sure was read on the same card (within
-    #: ``_SAME_CARD``) for ``weak_after`` seconds
+    #: does not count where another name was read more surely on the same card (within
+    #: ``_SAME_CARD``) in the last ``weak_after`` seconds
     weak_box: float = 0.5
     weak_after: float = 0.75
 
@@ -502,8 +511,8 @@ class TrickReader:
         self._raw_seen: dict[str, float] = {}
         self._warned_hand: set[tuple[str, str]] = set()
         self._now = 0.0
-        #: (time, x, y) of every box read surely in the last ``weak_after`` seconds
-        self._sure_seen: deque[tuple[float, float, float]] = deque()
+        #: (time, x, y, name, confidence) of the boxes read surely in the last ``weak_after``
+        self._sure_seen: deque[tuple[float, float, float, str, float]] = deque()
 
     # ---- the public face ---------------------------------------------------------------
     @property
@@ -638,28 +647,35 @@ class TrickReader:
         return out
 
     def _unless_read_surely(self, t: float, boxes: list[Detection]) -> list[Detection]:
-        """The boxes, less the weak ones (named under ``weak_box``) lying on a card read
-        surely in the last ``weak_after`` seconds. A far card read at 0.45 on both corners,
-        frame after frame and never more surely, is read in the end (rendered hand 11031:
-        North's JD, in a harsh tablet view, was asked for when its trick was taken in);
-        but where a card is read surely now and then, its weak reads in between (a JC read
-        0.9 at times, and 0.45 JC on one corner against 0.44 JS on the other between) say
-        nothing the sure ones did not, and would only make a fight of it."""
+        """The boxes, less the weak ones (named under ``weak_box``) that give another name
+        than the one read most surely on the same card in the last ``weak_after`` seconds.
+        A far card read at 0.45 on both corners, frame after frame and never more surely,
+        is read in the end (rendered hand 11031: North's JD, in a harsh tablet view, was
+        asked for when its trick was taken in); but where a card is read surely now and
+        then, a weak read of another name in between (a JC read 0.9 at times, and 0.45 JC
+        on one corner against 0.44 JS on the other between) would only make a fight of it.
+        A weak read agreeing with the sure ones still counts: it is more of the same."""
         cfg = self.config
         sure = [d for d in boxes if d.confidence >= cfg.weak_box or d.card == FACE_DOWN]
         if sure:
             points = self.calibration.to_table(np.array([d.centre for d in sure]))
-            self._sure_seen.extend((t, float(x), float(y)) for x, y in points)
+            self._sure_seen.extend((t, float(x), float(y), d.card, d.confidence)
+                                   for d, (x, y) in zip(sure, points, strict=True))
         while self._sure_seen and self._sure_seen[0][0] < t - cfg.weak_after:
             self._sure_seen.popleft()
         weak = [d for d in boxes if d.confidence < cfg.weak_box and d.card != FACE_DOWN]
         if not weak:
             return boxes
-        spots = [(x, y) for _t, x, y in self._sure_seen]
         points = self.calibration.to_table(np.array([d.centre for d in weak]))
-        alone = [d for d, p in zip(weak, points, strict=True)
-                 if not _all_near([p], spots, _SAME_CARD)]
-        return sure + alone
+        kept = []
+        for d, (x, y) in zip(weak, points, strict=True):
+            read: dict[str, float] = {}  # names read surely on this card, summed
+            for _t, sx, sy, card, confidence in self._sure_seen:
+                if math.hypot(sx - x, sy - y) <= _SAME_CARD:
+                    read[card] = read.get(card, 0.0) + confidence
+            if not read or max(read, key=lambda name: read[name]) == d.card:
+                kept.append(d)
+        return sure + kept
 
     def _note_trick_card(self, card: str, t: float) -> None:
         """A trick card counts as still on the table only when seen in two frames close

@@ -412,15 +412,19 @@ class _Track:
         since = max(self.rest_start, now - cfg.window)
         return sum(1 for t, _ in self.observations if t >= since)
 
-    def mean_score(self) -> float:
-        if not self.observations:
-            return 0.0
-        return sum(s for _, s in self.observations) / len(self.observations)
+    def mean_score(self, sure: float = 0.0) -> float:
+        """The mean score of its recent frames; of those scored ``sure`` or more, when it
+        has any (a card read surely is not made doubtful by weak reads of its name between)."""
+        scores = [s for _, s in self.observations]
+        surely = [s for s in scores if s >= sure]
+        chosen = surely or scores
+        return sum(chosen) / len(chosen) if chosen else 0.0
 
-    def confidence(self, runner_up: float) -> float:
+    def confidence(self, runner_up: float, sure: float = 0.0) -> float:
         """How sure a play of this name is against a rival read ``runner_up`` in all: its
-        mean score, times its share of the two names' evidence."""
-        return min(0.999, self.mean_score() * self.total / (self.total + runner_up))
+        mean score (over its frames scored ``sure`` or more, if any), times its share of the
+        two names' evidence."""
+        return min(0.999, self.mean_score(sure) * self.total / (self.total + runner_up))
 
 
 @dataclass
@@ -816,7 +820,7 @@ class TrickReader:
                 if not stray:
                     self._maybe_ask(seat, euchre, tracks, t, events, played=play is not None)
                 continue
-            confidence = best.confidence(runner_up)
+            confidence = best.confidence(runner_up, cfg.weak_box)
             if due:
                 confidence = min(confidence, 0.99 * cfg.sure_confidence)
             if best.card in self._played_cards:
@@ -1314,7 +1318,7 @@ class TrickReader:
             rival = max(rivals, key=lambda tr: tr.total)
             if rival.total < cfg.reread * own.total:
                 continue
-            confidence = rival.confidence(own.total)
+            confidence = rival.confidence(own.total, cfg.weak_box)
             play.rivals[play.card] = max(play.rivals.get(play.card, 0.0), own.total)
             play.rivals.pop(rival.card, None)
             play.card, play.confidence, play.track = rival.card, confidence, rival

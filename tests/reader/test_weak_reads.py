@@ -18,7 +18,7 @@ from typing import Any
 from kiosk.vision.calibration import Calibration
 from kiosk.vision.events import CardPlayed, ReaderWarning, VisionEvent
 from kiosk.vision.pipeline import READ_CONFIDENCE
-from kiosk.vision.reader import AMBIGUOUS, ReaderConfig, TrickReader
+from kiosk.vision.reader import AMBIGUOUS, UNSURE, ReaderConfig, TrickReader
 
 sys.path.insert(0, str(Path(__file__).parent))
 from builder import ScriptLine, play_script  # noqa: E402
@@ -84,3 +84,16 @@ def test_counted_everywhere_the_weak_reads_would_fight() -> None:
     # the control: with no memory of the sure reads, the JS's weak reads count as much
     unguarded = _read(JC_WITH_WEAK_FIGHT, ReaderConfig(weak_after=0.0))
     assert _north(unguarded) == [] and _questions(unguarded, AMBIGUOUS) == ["N"]
+
+
+def test_weak_reads_agreeing_with_sure_ones_leave_the_card_sure() -> None:
+    # read 0.9 as it came to rest, then 0.35 on the same corner: reported without a
+    # question (its weak frames once dragged its confidence under 0.6: needless "unsure")
+    script: list[ScriptLine] = [
+        (REST, REST + 0.17, _corner("KD", 0.9, 44, 20)),
+        (REST + 0.17, END, _corner("KD", 0.35, 44, 20)),
+    ]
+    events = _read(script)
+    ((t, card),) = _north(events)
+    assert card == "KD" and t - REST <= 1.0
+    assert _questions(events, UNSURE) == []

@@ -241,11 +241,12 @@ def card_latencies(events: list[tuple[float, Any]], plays: list[dict[str, Any]]
     """
     named: list[float] = []
     answered_at: list[float] = []
+    questions = _questions(events)
     for p in plays:
         since = p["t_rest"] - 0.5
         right = [t for t, e in events if isinstance(e, CardPlayed) and t >= since
                  and e.seat == p["seat"] and e.card == p["card"]]
-        asked = [t for t, about, seat in _questions(events)
+        asked = [t for t, about, seat in questions
                  if t >= since and seat == p["seat"] and about == p["trick"] - 1]
         if right:
             named.append(min(right) - p["t_rest"])

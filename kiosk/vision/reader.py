@@ -660,26 +660,27 @@ class TrickReader:
         on one corner against 0.44 JS on the other between) would only make a fight of it.
         A weak read agreeing with the sure ones still counts: it is more of the same."""
         cfg = self.config
-        sure = [d for d in boxes if d.confidence >= cfg.weak_box or d.card == FACE_DOWN]
-        if sure:
-            points = self.calibration.to_table(np.array([d.centre for d in sure]))
-            self._sure_seen.extend((t, float(x), float(y), d.card, d.confidence)
-                                   for d, (x, y) in zip(sure, points, strict=True))
+        if not boxes:
+            points = np.empty((0, 2))
+        else:  # (one mapping to the table for every box, sure or weak)
+            points = self.calibration.to_table(np.array([d.centre for d in boxes]))
+        weak: list[tuple[Detection, float, float]] = []
+        for d, (x, y) in zip(boxes, points, strict=True):
+            if d.confidence >= cfg.weak_box or d.card == FACE_DOWN:
+                self._sure_seen.append((t, float(x), float(y), d.card, d.confidence))
+            else:
+                weak.append((d, float(x), float(y)))
         while self._sure_seen and self._sure_seen[0][0] < t - cfg.weak_after:
             self._sure_seen.popleft()
-        weak = [d for d in boxes if d.confidence < cfg.weak_box and d.card != FACE_DOWN]
-        if not weak:
-            return boxes
-        points = self.calibration.to_table(np.array([d.centre for d in weak]))
-        kept = []
-        for d, (x, y) in zip(weak, points, strict=True):
+        dropped: set[int] = set()  # (ids of the boxes left out)
+        for d, x, y in weak:
             read: dict[str, float] = {}  # names read surely on this card, summed
             for _t, sx, sy, card, confidence in self._sure_seen:
                 if math.hypot(sx - x, sy - y) <= _SAME_CARD:
                     read[card] = read.get(card, 0.0) + confidence
-            if not read or max(read, key=lambda name: read[name]) == d.card:
-                kept.append(d)
-        return sure + kept
+            if read and max(read, key=lambda name: read[name]) != d.card:
+                dropped.add(id(d))
+        return [d for d in boxes if id(d) not in dropped]
 
     def _note_trick_card(self, card: str, t: float) -> None:
         """A trick card counts as still on the table only when seen in two frames close

@@ -421,3 +421,85 @@ def test_warm_start_from_another_head_keeps_the_convolutions(tmp_path: Path) -> 
     torch.save(torch.nn.Sequential(torch.nn.Linear(3, 2)).state_dict(), stranger)
     with pytest.raises(ValueError, match="no convolution"):
         trainer.warm_start(trainer.build_network(4, grid=3), stranger, np.zeros((4, 48, 48, 3)))
+
+
+@pytest.mark.parametrize("grid", [1, 3])
+def test_a_widened_network_starts_computing_what_the_narrow_one_did(
+    tmp_path: Path, grid: int
+) -> None:
+    """Continuing from narrower weights with ``--width`` widens them: the wider network
+    has more channels in every convolution, yet gives the narrow one's logits, at run
+    time and in training mode, so training goes on from where the narrow one stopped."""
+    import torch
+
+    sys.path.insert(0, str(REPO / "models"))
+    import train_classifier as trainer
+
+    torch.manual_seed(7)
+    narrow = trainer.build_network(len(LABELS), grid=grid)
+    patches = np.random.default_rng(1).integers(0, 255, (200, PATCH, PATCH, 3), dtype=np.uint8)
+    batch = trainer.to_tensor(patches).float() / 255
+    with torch.no_grad():  # batch norms with statistics of their own, not the defaults
+        narrow.train()
+        for _ in range(3):
+            narrow(batch)
+    weights = tmp_path / "narrow.pt"
+    torch.save(narrow.state_dict(), weights)
+
+    wide = trainer.build_network(len(LABELS), grid=grid, width=1.5)
+    trainer.warm_start(wide, weights, patches)
+    widths = [m.out_channels for m in wide if isinstance(m, torch.nn.Conv2d)]
+    assert widths == [48, 96, 96, 192, 192, 288]
+    narrow.eval()
+    wide.eval()
+    with torch.no_grad():
+        want = narrow(batch).numpy()
+        got = wide(batch).numpy()
+    # the copies carry a little noise (1 % of each layer's spread) so they can learn apart
+    assert np.abs(got - want).max() < 0.05 * np.abs(want).max()
+    assert (got.argmax(1) == want.argmax(1)).mean() >= 0.95
+    for model in (narrow, wide):
+        model.train()
+        for layer in model:
+            if isinstance(layer, torch.nn.Dropout):
+                layer.eval()
+    with torch.no_grad():  # batch statistics: the copies' means and spreads are the same
+        want_training = narrow(batch).numpy()
+        got_training = wide(batch).numpy()
+    assert np.abs(got_training - want_training).max() < 0.1 * np.abs(want_training).max()
+
+
+def test_widening_without_noise_is_exact() -> None:
+    """Each new channel copies an old one and the next layer shares that channel's weights
+    among its copies: the same logits to rounding."""
+    import torch
+
+    sys.path.insert(0, str(REPO / "models"))
+    import train_classifier as trainer
+
+    torch.manual_seed(8)
+    narrow = trainer.build_network(len(LABELS)).eval()
+    wide = trainer.build_network(len(LABELS), width=2.0).eval()
+    before = wide[0].weight.detach().clone()
+    trainer.widen(narrow, wide)
+    assert not torch.equal(wide[0].weight, before)
+    batch = torch.rand(8, 3, PATCH, PATCH)
+    with torch.no_grad():
+        assert torch.allclose(wide(batch), narrow(batch), atol=1e-4)
+
+
+def test_training_on_from_wide_weights_needs_no_width(tmp_path: Path) -> None:
+    """A run continued from a widened network's weights is built that wide again (the
+    committed checkpoint then reproduces without remembering ``--width``)."""
+    import torch
+
+    sys.path.insert(0, str(REPO / "models"))
+    import train_classifier as trainer
+
+    wide = tmp_path / "wide.pt"
+    torch.save(trainer.build_network(len(LABELS), width=1.5).state_dict(), wide)
+    assert trainer.saved_width(wide) == 1.5
+    model = trainer.build_network(len(LABELS), width=trainer.saved_width(wide) or 1.0)
+    trainer.warm_start(model, wide, np.zeros((4, PATCH, PATCH, 3), np.uint8))
+    assert torch.equal(model[0].weight, torch.load(wide)["0.weight"])
+    assert trainer.saved_width(tmp_path / "exported.onnx") is None

@@ -320,21 +320,25 @@ def saved_width(path: Path) -> float | None:
 
     if path.suffix != ".pt" or not path.exists():
         return None
-    first = torch.load(path, map_location="cpu").get("0.weight")
+    return _state_width(torch.load(path, map_location="cpu"))
+
+
+def _state_width(state: dict) -> float | None:
+    """A saved state's width: its first convolution's channels over :data:`CHANNELS`'."""
+    first = state.get("0.weight")
     return None if first is None else first.shape[0] / CHANNELS[0]
 
 
 def _narrower(model, state: dict):  # -> torch.nn.Module | None
     """The saved network rebuilt, when ``state`` is ``model``'s design with fewer channels
     and the same classes (then :func:`widen` gives its function to ``model``); else None."""
-    first = state.get("0.weight")
+    width = _state_width(state)
     head = [k for k in state if k.endswith(".weight") and state[k].dim() == 2]
-    if first is None or len(head) != 1 or first.shape[0] >= model[0].out_channels:
+    if width is None or len(head) != 1 or state["0.weight"].shape[0] >= model[0].out_channels:
         return None
     classes, features = state[head[0]].shape
     if classes != model[-1].out_features:
         return None
-    width = first.shape[0] / CHANNELS[0]
     last = channels(width)[-1]
     grid = round((features / last) ** 0.5)
     narrow = build_network(classes, grid, width)

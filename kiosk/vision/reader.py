@@ -565,8 +565,11 @@ class TrickReader:
         cfg = self.config
         self._now = t
         events: list[VisionEvent] = []
-        boxes = self._unless_read_surely(t, [Detection.coerce(d) for d in detections])
-        sightings = self._group(t, boxes)
+        boxes = [Detection.coerce(d) for d in detections]
+        # each box's centre on the table, mapped once for the weak-read filter and grouping
+        points = self.calibration.to_table(np.array([d.centre for d in boxes]).reshape(-1, 2))
+        boxes, points = self._unless_read_surely(t, boxes, points)
+        sightings = self._group(t, boxes, points)
         low = [d for d in boxes if d.confidence < cfg.min_confidence and d.card != FACE_DOWN]
         by_card: dict[str, list[_CardSighting]] = {}
         for s in sightings:
@@ -618,14 +621,18 @@ class TrickReader:
         return events
 
     # ---- per frame: corner boxes -> cards -> seats --------------------------------------
-    def _group(self, t: float, detections: list[Detection]) -> list[_CardSighting]:
+    def _group(self, t: float, detections: list[Detection], points: np.ndarray
+               ) -> list[_CardSighting]:
+        """The frame's face boxes grouped into card sightings; ``points`` are the boxes'
+        centres on the table, row for row."""
         cfg = self.config
-        usable = [d for d in detections
-                  if d.card != FACE_DOWN and d.confidence >= cfg.min_confidence]
-        if not usable:
+        kept = [i for i, d in enumerate(detections)
+                if d.card != FACE_DOWN and d.confidence >= cfg.min_confidence]
+        if not kept:
             return []
+        usable = [detections[i] for i in kept]
         centres = np.array([d.centre for d in usable], dtype=np.float64)
-        table = self.calibration.to_table(centres)
+        table = points[kept]
         order = sorted(range(len(usable)), key=lambda i: -usable[i].confidence)
         groups: list[list[int]] = []
         for i in order:
@@ -650,9 +657,11 @@ class TrickReader:
                                      table=table[g], seat=seat, alternatives=alternatives))
         return out
 
-    def _unless_read_surely(self, t: float, boxes: list[Detection]) -> list[Detection]:
-        """The boxes, less the weak ones (named under ``weak_box``) that give another name
-        than the one read most surely on the same card in the last ``weak_after`` seconds.
+    def _unless_read_surely(self, t: float, boxes: list[Detection], points: np.ndarray
+                            ) -> tuple[list[Detection], np.ndarray]:
+        """The boxes and their table points, less the weak ones (named under ``weak_box``)
+        that give another name than the one read most surely on the same card in the last
+        ``weak_after`` seconds.
         A far card read at 0.45 on both corners, frame after frame and never more surely,
         is read in the end (rendered hand 11031: North's JD, in a harsh tablet view, was
         asked for when its trick was taken in); but where a card is read surely now and
@@ -660,10 +669,6 @@ class TrickReader:
         on one corner against 0.44 JS on the other between) would only make a fight of it.
         A weak read agreeing with the sure ones still counts: it is more of the same."""
         cfg = self.config
-        if not boxes:
-            points = np.empty((0, 2))
-        else:  # (one mapping to the table for every box, sure or weak)
-            points = self.calibration.to_table(np.array([d.centre for d in boxes]))
         weak: list[tuple[Detection, float, float]] = []
         for d, (x, y) in zip(boxes, points, strict=True):
             if d.confidence >= cfg.weak_box or d.card == FACE_DOWN:
@@ -680,7 +685,8 @@ class TrickReader:
                     read[card] = read.get(card, 0.0) + confidence
             if read and max(read, key=lambda name: read[name]) != d.card:
                 dropped.add(id(d))
-        return [d for d in boxes if id(d) not in dropped]
+        kept = [i for i, d in enumerate(boxes) if id(d) not in dropped]
+        return [boxes[i] for i in kept], points[kept]
 
     def _note_trick_card(self, card: str, t: float) -> None:
         """A trick card counts as still on the table only when seen in two frames close

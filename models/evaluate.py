@@ -293,6 +293,11 @@ def main(argv: list[str] | None = None) -> int:
         help="suit reader ONNX (a second opinion on suits); 'none' to name without it",
     )  # fmt: skip
     parser.add_argument(
+        "--context-reader", default="auto",
+        help="context reader ONNX (a second opinion from the card around an unsure index); "
+        "'none' to name without it",
+    )  # fmt: skip
+    parser.add_argument(
         "--scales", type=float, nargs="+", default=[1.0],
         help="picture scales the proposal network runs at (pooled)",
     )  # fmt: skip
@@ -303,6 +308,7 @@ def main(argv: list[str] | None = None) -> int:
             args.model,
             index_classifier=namer,
             suit_reader=None if args.suit_reader == "none" else args.suit_reader,
+            context_reader=None if args.context_reader == "none" else args.context_reader,
             proposal_confidence=args.proposal_confidence,
             scales=args.scales,
         )
@@ -313,6 +319,9 @@ def main(argv: list[str] | None = None) -> int:
         "model": str(args.model),
         "index_classifier": str(detector.namer.path) if detector.namer else None,
         "suit_reader": str(detector.suit_reader.path) if detector.suit_reader else None,
+        "context_reader": (
+            str(detector.context_reader.path) if detector.context_reader else None
+        ),
         "input_hw": list(detector.input_hw),
         "scales": list(detector.scales),
         "proposal_confidence": detector.proposal_confidence,

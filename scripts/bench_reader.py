@@ -155,8 +155,10 @@ def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
         # one thread: the other core reads and shows
         namer = job.get("classifier") or "auto"
         suits = job.get("suit_reader") or "auto"
+        context = job.get("context_reader") or "auto"
         detector = Detector(job.get("model"), index_classifier=namer,
-                            suit_reader=None if suits == "none" else suits, threads=1)
+                            suit_reader=None if suits == "none" else suits,
+                            context_reader=None if context == "none" else context, threads=1)
     saved = _saved_stream(job)
     started = time.perf_counter()
     if detector_name == "replay":
@@ -388,6 +390,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--suit-reader", default=None,
                         help="suit reader ONNX (default: models/suit_reader.onnx if there); "
                              "'none' to name suits by the index alone")
+    parser.add_argument("--context-reader", default=None,
+                        help="context reader ONNX (default: models/context_reader.onnx if "
+                             "there); 'none' to name cards by the index alone")
     parser.add_argument("--scale", type=float, default=1.0,
                         help="render the videos this many times larger (overhead 480x480 and "
                              "tablet 640x360 at 1): a real camera's 720p or 1080p")
@@ -408,6 +413,7 @@ def main(argv: list[str] | None = None) -> int:
     jobs = [plan(i, args.seed) | {"dir": str(out), "fps": args.fps, "model": args.model,
                                   "classifier": args.classifier, "streams": args.streams,
                                   "suit_reader": args.suit_reader,
+                                  "context_reader": args.context_reader,
                                   "scale": args.scale,
                                   "index_pixels": args.index_pixels,
                                   "box_confidence": args.box_confidence}

@@ -37,6 +37,12 @@ import cv2
 import numpy as np
 
 from kiosk.rules.cards import EUCHRE_NAMES
+from kiosk.vision.context_reader import (
+    CONTEXT_TURNS,
+    DEFAULT_CONTEXT_READER,
+    unsure_rows,
+    with_context,
+)
 from kiosk.vision.index_classifier import (
     DEFAULT_CLASSIFIER,
     NONE,
@@ -171,6 +177,7 @@ class Detector:
         threads: int | None = None,
         index_classifier: str | os.PathLike[str] | None = "auto",
         suit_reader: str | os.PathLike[str] | None = "auto",
+        context_reader: str | os.PathLike[str] | None = "auto",
         proposal_confidence: float = PROPOSAL_CONFIDENCE,
         scales: Sequence[float] = (1.0,),
     ) -> None:
@@ -217,6 +224,19 @@ class Detector:
             if self.namer is not None
             else None
         )
+        #: the second opinion on the whole name from the card around an unsure index
+        #: (kiosk.vision.context_reader); only with a namer, and only naming its classes
+        self.context_reader = (
+            _load_index_classifier(
+                context_reader, threads, DEFAULT_CONTEXT_READER, "context reader", CONTEXT_TURNS
+            )
+            if self.namer is not None
+            else None
+        )
+        if (self.context_reader is not None and self.namer is not None
+                and self.context_reader.classes != self.namer.classes):
+            raise ModelError(f"context reader {self.context_reader.path} names other classes "
+                             f"than the index classifier {self.namer.path}")
         if self.namer is None and self.classes == PROPOSAL_CLASSES:
             raise ModelError(f"{path} only finds indices: it needs the index classifier "
                              f"({DEFAULT_CLASSIFIER.name}) and ONNX Runtime to name them")
@@ -299,7 +319,9 @@ class Detector:
         threshold = self.confidence if confidence is None else confidence
         if self.namer is None:
             return [d for d in proposals if d.confidence >= threshold]
-        return name_proposals(self.namer, image_bgr, proposals, threshold, self.suit_reader)
+        return name_proposals(
+            self.namer, image_bgr, proposals, threshold, self.suit_reader, self.context_reader
+        )
 
     def propose(
         self,
@@ -448,10 +470,13 @@ def name_proposals(
     proposals: list[Detection],
     threshold: float,
     suits: IndexClassifier | None = None,
+    context: IndexClassifier | None = None,
 ) -> list[Detection]:
     """The proposals the classifier names with at least ``threshold``, best first; with
-    ``suits`` (the suit reader), its opinion of each card's suit joins the classifier's
-    (:func:`kiosk.vision.suit_reader.with_suits`).
+    ``context`` (the context reader), its opinion of the card around each unsure index
+    that leans to a euchre card or a 5 joins the classifier's
+    (:func:`kiosk.vision.context_reader.with_context`), and then with ``suits`` (the suit
+    reader) its opinion of each card's suit (:func:`kiosk.vision.suit_reader.with_suits`).
 
     A face-down card is the exception: its box is a whole card, which the 32-pixel patch
     shrinks to a texture that a patterned table or a court card's robe also has, so a
@@ -460,6 +485,14 @@ def name_proposals(
     """
     boxes = [p.box for p in proposals]
     probabilities = namer.probabilities(image_bgr, boxes)
+    if context is not None and len(boxes):
+        kiosk_cards = np.array([is_euchre_or_five(c) for c in namer.classes])
+        unsure = unsure_rows(probabilities, kiosk_cards)
+        if len(unsure):
+            probabilities = probabilities.copy()  # the classifier's own array stays as it was
+            probabilities[unsure] = with_context(
+                probabilities[unsure], context.probabilities(image_bgr, [boxes[i] for i in unsure])
+            )
     if suits is not None and len(boxes):
         rows = card_rows(probabilities, namer.classes)
         if len(rows):

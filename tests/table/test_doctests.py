@@ -9,7 +9,8 @@ import pytest
 
 MODULES = ["kiosk.table.journal", "kiosk.table.setup", "kiosk.table.assignment",
            "kiosk.vision.events", "kiosk.vision.calibration", "kiosk.vision.rectify",
-           "kiosk.vision.detector", "kiosk.vision.suit_reader", "kiosk.vision.index_classifier",
+           "kiosk.vision.detector", "kiosk.vision.suit_reader", "kiosk.vision.context_reader",
+           "kiosk.vision.index_classifier",
            "kiosk.vision.pipeline", "kiosk.vision.reader",
            "kiosk.app.markers", "kiosk.app.demo", "kiosk.app.headless"]
 

@@ -216,23 +216,19 @@ class Detector:
         self.proposal_confidence = proposal_confidence
         self.scales = tuple(scales)
         self.namer = _load_index_classifier(index_classifier, threads)
-        #: the second opinion on suits (kiosk.vision.suit_reader); only with a namer
-        self.suit_reader = (
-            _load_index_classifier(
-                suit_reader, threads, DEFAULT_SUIT_READER, "suit reader", SUIT_TURNS
-            )
-            if self.namer is not None
-            else None
-        )
+        # second opinions only join a namer: without one there is nothing to weigh
+        wanted = self.namer is not None
+        #: the second opinion on suits (kiosk.vision.suit_reader)
+        self.suit_reader = _load_index_classifier(
+            suit_reader if wanted else None, threads, DEFAULT_SUIT_READER, "suit reader",
+            SUIT_TURNS,
+        )  # fmt: skip
         #: the second opinion on the whole name from the card around an unsure index
-        #: (kiosk.vision.context_reader); only with a namer, and only naming its classes
-        self.context_reader = (
-            _load_index_classifier(
-                context_reader, threads, DEFAULT_CONTEXT_READER, "context reader", CONTEXT_TURNS
-            )
-            if self.namer is not None
-            else None
-        )
+        #: (kiosk.vision.context_reader); it must name the namer's classes
+        self.context_reader = _load_index_classifier(
+            context_reader if wanted else None, threads, DEFAULT_CONTEXT_READER,
+            "context reader", CONTEXT_TURNS,
+        )  # fmt: skip
         if (self.context_reader is not None and self.namer is not None
                 and self.context_reader.classes != self.namer.classes):
             raise ModelError(f"context reader {self.context_reader.path} names other classes "

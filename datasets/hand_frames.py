@@ -141,8 +141,11 @@ def cut_window(
     return piece, labels
 
 
-def hand_windows(video: Path, step: int = FRAME_STEP) -> Iterator[Window]:
-    """The training pictures of one rendered hand (``.truth.json`` beside the video)."""
+def hand_windows(
+    video: Path, step: int = FRAME_STEP, window: int = WINDOW
+) -> Iterator[Window]:
+    """The training pictures of one rendered hand (``.truth.json`` beside the video),
+    each ``window`` pixels square: the training image size, so none is resized again."""
     record = read_truth(video)
     rng = np.random.default_rng(int(record.get("seed", 0)))
     offset = int(rng.integers(step))
@@ -156,7 +159,7 @@ def hand_windows(video: Path, step: int = FRAME_STEP) -> Iterator[Window]:
         if index % step != offset:
             continue
         picture, pixel = network_picture(frame, boxes, table_view, roi, min_scale, rng)
-        image, labels = cut_window(picture, pixel, rng)
+        image, labels = cut_window(picture, pixel, rng, window)
         if any(cls != BACK for cls, _ in labels):
             yield Window(f"{video.stem}-f{index:04d}", image, labels)
 
@@ -197,6 +200,9 @@ def main(argv: list[str] | None = None) -> int:
         help="folders of rendered hands (scripts/bench_reader.py --out)",
     )
     parser.add_argument("--step", type=int, default=FRAME_STEP)
+    parser.add_argument(
+        "--window", type=int, default=WINDOW, help="picture side: the training --imgsz"
+    )
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument(
         "--base", type=Path, default=BASE_DATA, help="data YAML whose training images these join"
@@ -217,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     total = 0
     for video in videos:
-        total += write(hand_windows(video, args.step), args.out)
+        total += write(hand_windows(video, args.step, args.window), args.out)
     target = write_data_yaml(args.out, args.base)
     print(f"{total} pictures from {len(videos)} hands in {args.out}; data: {target}")
     return 0

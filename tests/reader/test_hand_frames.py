@@ -80,6 +80,14 @@ def test_a_rendered_hand_becomes_pictures_at_the_kiosk_detectors_scale(
     again = list(hand_windows(video, step=2))
     assert [w.name for w in again] == [w.name for w in windows]
     assert all(np.array_equal(a.image, b.image) for a, b in zip(again, windows, strict=True))
+    # cut for a larger training size (--window 384): the same frames, more table around
+    # each index, and the index at the same scale (the network's, not the window's)
+    wide = list(hand_windows(video, step=2, window=384))
+    assert [w.name for w in wide] == [w.name for w in windows]
+    assert max(max(w.image.shape[:2]) for w in wide) == 384
+    assert np.median([s for w in wide for s in _index_sides(w)]) == pytest.approx(
+        np.median(sides), rel=0.1
+    )
 
 
 def test_a_window_keeps_an_index_only_when_most_of_it_is_inside() -> None:

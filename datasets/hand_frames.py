@@ -208,6 +208,13 @@ def main(argv: list[str] | None = None) -> int:
         "--base", type=Path, default=BASE_DATA, help="data YAML whose training images these join"
     )
     args = parser.parse_args(argv)
+    if args.step < 1 or args.window < 32:
+        print(
+            f"error: --step must be 1 or more and --window 32 or more "
+            f"(got {args.step} and {args.window})",
+            file=sys.stderr,
+        )
+        return 2
     videos = [video for folder in args.folders for video in rendered_hands(folder)]
     if not videos:
         print(

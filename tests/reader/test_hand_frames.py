@@ -157,3 +157,12 @@ def test_no_rendered_hands_is_one_clear_line(
     assert main([str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "no rendered hands" in err
+
+
+@pytest.mark.parametrize("option", [["--window", "0"], ["--step", "0"]])
+def test_a_window_or_step_that_cannot_cut_pictures_is_one_clear_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: list[str]
+) -> None:
+    assert main([str(tmp_path), *option]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "--window 32 or more" in err

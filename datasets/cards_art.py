@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -118,6 +119,17 @@ def _cell(card: str) -> tuple[int, int]:
     return SUITS.index(suit), column
 
 
+def _private_temporary(path: Path) -> Path:
+    """A file name beside ``path`` that only this process writes.
+
+    On a fresh machine the generator's workers (and a hand render running beside them)
+    all find the cache empty and render the same deck at once; each writes its own file
+    and moves it into place, so no one moves away another's file or reads a half-written
+    one.
+    """
+    return path.with_name(f"{path.stem}.{os.getpid()}.tmp{path.suffix}")
+
+
 @functools.cache
 def deck_sheet(deck: str) -> np.ndarray:
     """The whole deck grid as RGBA, rendered once with rsvg-convert and cached as PNG."""
@@ -126,7 +138,7 @@ def deck_sheet(deck: str) -> np.ndarray:
         if shutil.which("rsvg-convert") is None:
             raise RuntimeError("rsvg-convert (librsvg2-bin) is needed to render card art")
         CACHE_DIR.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp.png")
+        tmp = _private_temporary(path)
         subprocess.run(
             ["rsvg-convert", "-w", str(CARD_WIDTH * 13), str(DECKS[deck].source), "-o", str(tmp)],
             check=True,
@@ -247,7 +259,9 @@ def _deck_index_boxes(deck: str) -> dict[str, tuple[tuple[int, int, int, int], .
         return {card: tuple(tuple(b) for b in boxes) for card, boxes in stored.items()}
     found = {card: find_index_boxes(deck, card) for card in (*FACES, BACK)}
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({card: [list(b) for b in boxes] for card, boxes in found.items()}))
+    tmp = _private_temporary(path)
+    tmp.write_text(json.dumps({card: [list(b) for b in boxes] for card, boxes in found.items()}))
+    tmp.replace(path)
     return found
 
 

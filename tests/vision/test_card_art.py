@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import multiprocessing
+from pathlib import Path
+
 import numpy as np
 import pytest
 
+import datasets.cards_art as cards_art
 from datasets.cards_art import (
+    CARD_WIDTH,
     COURT_RANKS,
     _ink_mask,
     _typical_index_size,
@@ -57,3 +62,20 @@ def test_every_index_box_holds_rank_and_suit() -> None:
             ratio = (y2 - y1) / (x2 - x1)
             least = 1.6 if card[0] == "T" else 1.8
             assert least < ratio < 3.5, (deck, card, ratio)
+
+
+def _render_sheet_into(cache: str, deck: str) -> tuple[int, ...]:
+    """One worker of the race below: render ``deck`` into an empty cache folder."""
+    cards_art.CACHE_DIR = Path(cache)
+    return tuple(cards_art.deck_sheet.__wrapped__(deck).shape)
+
+
+def test_workers_rendering_one_deck_at_once_all_succeed(tmp_path: Path) -> None:
+    """On a fresh machine the generator's workers find the art cache empty together and
+    render the same deck at once; each must get the sheet, and no temporary file may be
+    left behind (a shared temporary name made all but the first fail)."""
+    deck = table_decks()[0]
+    with multiprocessing.get_context("fork").Pool(3) as pool:
+        shapes = pool.starmap(_render_sheet_into, [(str(tmp_path), deck)] * 3)
+    assert len(set(shapes)) == 1 and shapes[0][2] == 4
+    assert sorted(path.name for path in tmp_path.iterdir()) == [f"{deck}-{CARD_WIDTH}.png"]

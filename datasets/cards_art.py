@@ -139,11 +139,15 @@ def deck_sheet(deck: str) -> np.ndarray:
             raise RuntimeError("rsvg-convert (librsvg2-bin) is needed to render card art")
         CACHE_DIR.mkdir(parents=True, exist_ok=True)
         tmp = _private_temporary(path)
-        subprocess.run(
-            ["rsvg-convert", "-w", str(CARD_WIDTH * 13), str(DECKS[deck].source), "-o", str(tmp)],
-            check=True,
-        )
-        tmp.replace(path)
+        try:
+            subprocess.run(
+                ["rsvg-convert", "-w", str(CARD_WIDTH * 13), str(DECKS[deck].source),
+                 "-o", str(tmp)],
+                check=True,
+            )
+            tmp.replace(path)
+        finally:
+            tmp.unlink(missing_ok=True)  # a failed render leaves no half-written file
     image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
     if image is None or image.ndim != 3 or image.shape[2] != 4:
         raise RuntimeError(f"cannot read rendered deck {path}")

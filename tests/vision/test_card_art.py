@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import multiprocessing
+import shutil
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -74,8 +76,28 @@ def test_workers_rendering_one_deck_at_once_all_succeed(tmp_path: Path) -> None:
     """On a fresh machine the generator's workers find the art cache empty together and
     render the same deck at once; each must get the sheet, and no temporary file may be
     left behind (a shared temporary name made all but the first fail)."""
+    if shutil.which("rsvg-convert") is None:
+        pytest.skip("rsvg-convert (librsvg2-bin) is not installed: the art can only be read")
     deck = table_decks()[0]
     with multiprocessing.get_context("fork").Pool(3) as pool:
         shapes = pool.starmap(_render_sheet_into, [(str(tmp_path), deck)] * 3)
     assert len(set(shapes)) == 1 and shapes[0][2] == 4
     assert sorted(path.name for path in tmp_path.iterdir()) == [f"{deck}-{CARD_WIDTH}.png"]
+
+
+def test_a_failed_render_leaves_no_file_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """rsvg-convert failing half-way (a broken SVG, a full disk) raises, and leaves no
+    half-written sheet for a later run to find."""
+
+    def half_written(command: list[str], check: bool) -> None:
+        Path(command[command.index("-o") + 1]).write_bytes(b"\x89PNG half")
+        raise subprocess.CalledProcessError(1, command)
+
+    monkeypatch.setattr(cards_art, "CACHE_DIR", tmp_path)
+    monkeypatch.setattr(cards_art.shutil, "which", lambda name: "/usr/bin/" + name)
+    monkeypatch.setattr(cards_art.subprocess, "run", half_written)
+    with pytest.raises(subprocess.CalledProcessError):
+        cards_art.deck_sheet.__wrapped__(table_decks()[0])
+    assert list(tmp_path.iterdir()) == []

@@ -4,6 +4,7 @@
     python models/train.py --hours 3             # new run with another time box
     python models/train.py --resume              # continue: see below
     python models/train.py --smoke DATA.yaml     # one tiny epoch (used by the tests)
+    python models/train.py --resume --threads 2  # both cores (ultralytics takes one of two)
 
 The proposal network (two classes, ``index`` and ``back``; ``python -m datasets.proposals``
 writes its data) starts from the card model's weights, all but the class head::
@@ -42,6 +43,10 @@ import os
 import shutil
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ultralytics import YOLO
 
 REPO = Path(__file__).resolve().parent.parent
 RUNS = REPO / "runs"
@@ -104,6 +109,31 @@ def train_args(imgsz: int, hours: float, batch: int) -> dict[str, object]:
     }
 
 
+def training_threads(threads: int | None) -> None:
+    """Give the training ``threads`` torch threads (None: ultralytics' choice).
+
+    Ultralytics resets torch's threads to one fewer than the cores as it picks the device,
+    which leaves one of this machine's two cores idle; that suits a training run that
+    shares the machine (rendering or reading hands beside it), not one that runs alone.
+    """
+    import ultralytics.utils.torch_utils as torch_utils
+
+    if threads is not None:
+        torch_utils.NUM_THREADS = threads
+
+
+def reporting_threads(model: YOLO) -> YOLO:
+    """``model``, set to print the torch threads its trainer really runs with as it starts
+    (the log then shows what a run's speed was measured with)."""
+    import torch
+
+    def report(trainer: object) -> None:
+        print(f"training threads: {torch.get_num_threads()}", flush=True)
+
+    model.add_callback("on_train_start", report)
+    return model
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--resume", action="store_true")
@@ -125,13 +155,22 @@ def main(argv: list[str] | None = None) -> int:
         "--init", type=Path, help="a new run starts from these weights (a layer whose shape "
         "differs, such as another class count's head, starts fresh)"
     )
+    parser.add_argument(
+        "--threads", type=int, help="torch threads for training (ultralytics' own choice: "
+        "one fewer than the cores, so one on two); all cores when nothing else runs"
+    )
     args = parser.parse_args(argv)
+    if args.threads is not None and args.threads < 1:
+        print(f"--threads must be 1 or more, not {args.threads}", file=sys.stderr)
+        return 2
 
     offline_environment(args.project / "yolo_config")
     from ultralytics import YOLO
 
+    training_threads(args.threads)
+
     if args.smoke:
-        model = YOLO(args.model)
+        model = reporting_threads(YOLO(args.model))
         model.train(
             data=str(args.smoke), imgsz=64, epochs=1, batch=4, device="cpu", workers=0,
             amp=False, plots=False, pretrained=False, project=str(args.project), name="smoke",
@@ -150,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     settings["project"] = str(args.project)
     settings["name"] = args.name
     if args.resume and last is not None and _unfinished(last):
-        YOLO(str(last)).train(resume=True)
+        reporting_threads(YOLO(str(last))).train(resume=True)
         return 0
     if args.resume:
         start = last if last is not None else args.checkpoint
@@ -162,14 +201,14 @@ def main(argv: list[str] | None = None) -> int:
             name=f"{args.name}-ft{len(runs)}", lr0=args.lr0, warmup_epochs=0.3,
             pretrained=str(start),
         )
-        YOLO(str(start)).train(data=str(args.data), **settings)
+        reporting_threads(YOLO(str(start))).train(data=str(args.data), **settings)
         return 0
     if args.init is not None:
         if not args.init.exists():
             print(f"no weights at {args.init}", file=sys.stderr)
             return 2
         settings["pretrained"] = str(args.init)
-    YOLO(args.model).train(data=str(args.data), **settings)
+    reporting_threads(YOLO(args.model)).train(data=str(args.data), **settings)
     return 0
 
 

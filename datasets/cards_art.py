@@ -22,6 +22,7 @@ import json
 import os
 import shutil
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -119,15 +120,21 @@ def _cell(card: str) -> tuple[int, int]:
     return SUITS.index(suit), column
 
 
-def _private_temporary(path: Path) -> Path:
-    """A file name beside ``path`` that only this process writes.
+def _write_into_place(path: Path, write: Callable[[Path], object]) -> None:
+    """Make ``path`` by ``write``-ing a file name beside it that only this process uses,
+    then moving that file into place; a write that fails leaves no file behind.
 
     On a fresh machine the generator's workers (and a hand render running beside them)
     all find the cache empty and render the same deck at once; each writes its own file
     and moves it into place, so no one moves away another's file or reads a half-written
     one.
     """
-    return path.with_name(f"{path.stem}.{os.getpid()}.tmp{path.suffix}")
+    tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp{path.suffix}")
+    try:
+        write(tmp)
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 @functools.cache
@@ -138,16 +145,15 @@ def deck_sheet(deck: str) -> np.ndarray:
         if shutil.which("rsvg-convert") is None:
             raise RuntimeError("rsvg-convert (librsvg2-bin) is needed to render card art")
         CACHE_DIR.mkdir(parents=True, exist_ok=True)
-        tmp = _private_temporary(path)
-        try:
+
+        def render(tmp: Path) -> None:
             subprocess.run(
                 ["rsvg-convert", "-w", str(CARD_WIDTH * 13), str(DECKS[deck].source),
                  "-o", str(tmp)],
                 check=True,
             )
-            tmp.replace(path)
-        finally:
-            tmp.unlink(missing_ok=True)  # a failed render leaves no half-written file
+
+        _write_into_place(path, render)
     image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
     if image is None or image.ndim != 3 or image.shape[2] != 4:
         raise RuntimeError(f"cannot read rendered deck {path}")
@@ -263,9 +269,8 @@ def _deck_index_boxes(deck: str) -> dict[str, tuple[tuple[int, int, int, int], .
         return {card: tuple(tuple(b) for b in boxes) for card, boxes in stored.items()}
     found = {card: find_index_boxes(deck, card) for card in (*FACES, BACK)}
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    tmp = _private_temporary(path)
-    tmp.write_text(json.dumps({card: [list(b) for b in boxes] for card, boxes in found.items()}))
-    tmp.replace(path)
+    stored = json.dumps({card: [list(b) for b in boxes] for card, boxes in found.items()})
+    _write_into_place(path, lambda tmp: tmp.write_text(stored))
     return found
 
 

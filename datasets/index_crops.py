@@ -284,6 +284,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--synthetic-copies", type=int, default=3)
     parser.add_argument("--real-copies", type=int, default=12)
     parser.add_argument("--small-copies", type=int, default=2, help="per label, shrunk scenes")
+    parser.add_argument(
+        "--dark-copies", type=int, default=0,
+        help="per label, the scenes with half the faces dark (`datasets.generate --dark N`; "
+        "0: not used)",
+    )  # fmt: skip
     parser.add_argument("--patch", type=int, default=PATCH, help="patch side in pixels")
     parser.add_argument("--margin", type=float, default=MARGIN,
                         help="patch side as a multiple of the box's longer side")
@@ -305,6 +310,9 @@ def main(argv: list[str] | None = None) -> int:
     if (scenes or not args.val_hands) and not (GENERATED / "scenes" / "train" / "images").is_dir():
         print("no scenes: run `python -m datasets.generate` first", file=sys.stderr)
         return 2
+    if args.dark_copies and not (GENERATED / "scenes" / "dark" / "images").is_dir():
+        print("no dark scenes: run `python -m datasets.generate --dark N` first", file=sys.stderr)
+        return 2
     for folder in (*args.hands, *args.val_hands):
         if not rendered_hands(folder):
             print(f"no rendered hands (hand-*.mp4 with .truth.json) in {folder}", file=sys.stderr)
@@ -320,6 +328,8 @@ def main(argv: list[str] | None = None) -> int:
             ("real train", real_truth("train"), args.real_copies, False),
             *([("synthetic train, shrunk", scene_truth("train"), args.small_copies, True)]
               if scenes else []),
+            *([("synthetic dark", scene_truth("dark"), args.dark_copies, False)]
+              if scenes and args.dark_copies else []),
             *((f"rendered hands {folder}", hand_truth(folder, args.hand_step),
                args.hand_copies, False) for folder in args.hands),
         ],

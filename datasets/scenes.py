@@ -53,6 +53,8 @@ MIN_BOX = 5.0
 SCENES_VERSION = 5
 #: share of tables that lie on the kiosk's printed play mat (``kiosk mat``)
 MAT_SHARE = 0.2
+#: share of card faces recoloured dark with light print (real decks with black faces exist)
+DARK_SHARE = 0.1
 #: the mat's side in card widths, as printed (the rendered hands' card width on the mat)
 MAT_CARD_WIDTHS = 1 / CARD_W
 
@@ -131,7 +133,7 @@ class Table:
         self.ink_ids[mask] = 0
         self.card_ids[mask] = 0
 
-    def add_card(self, placement: Placement, rng: Rng, recolour: float = 0.1) -> None:
+    def add_card(self, placement: Placement, rng: Rng, recolour: float = DARK_SHARE) -> None:
         """Draw a card (with its drop shadow) over everything drawn so far."""
         face = load_card(placement.deck, placement.card)
         if placement.card != BACK and rng.random() < recolour:
@@ -315,12 +317,15 @@ def _labelled_deck(card: str, deck: str, decks: list[str]) -> str:
 
 
 def render_scene(
-    seed: int, size: int = 384, view: str | None = None, camera: bool = True
+    seed: int, size: int = 384, view: str | None = None, camera: bool = True,
+    dark_share: float = DARK_SHARE,
 ) -> Scene:
     """Render scene number ``seed``: the same seed always gives the same picture and labels.
 
-    ``camera=False`` leaves out the lighting, noise, blur and JPEG effects (for tests and
-    for callers, such as a video renderer, that apply their own).
+    ``camera=False`` leaves out the lighting, noise, blur and JPEG effects (for tests, for
+    callers such as a video renderer that apply their own, and for measuring what those
+    effects cost the detector). ``dark_share`` is the share of faces recoloured dark (a
+    scene drawn with another share than the default is another scene).
     """
     rng = np.random.default_rng(seed)
     if view is None:
@@ -338,7 +343,7 @@ def render_scene(
     if mat_rng.random() < MAT_SHARE:
         lay_mat(table.canvas, card_w, mat_rng)
     for placement in _layout(rng, canvas_size, card_w, chosen):
-        table.add_card(placement, rng)
+        table.add_card(placement, rng, recolour=dark_share)
     for _ in range(int(rng.integers(0, 3))):
         table.cover(draw_hand(table.canvas, rng, fingers_only=rng.random() < 0.5))
 

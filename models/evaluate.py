@@ -12,7 +12,14 @@ in a photo counts as found when any of its indices is), and false detections per
 (a detection that matches no labelled box of its class at IoU 0.5; detections on a
 joker, which has no class here, are not counted either way), and why each labelled box
 missed at the operating point was missed (``miss_causes``: not proposed, or named
-wrongly, unsurely or not at all), which says which of the two networks to train.
+wrongly, unsurely or not at all), which says which of the two networks to train, and the
+recall of the labels by kind (``recall_by_group``: by size, cut by the picture's edge, on
+a dark ground), which says which pictures to train on.
+
+``--camera off`` scores a split's scenes drawn again from their seeds without the
+camera's effects (light, shadow, glare, blur, noise, JPEG): the same cards and labels, so
+the difference from the scenes as generated is what the camera's effects cost, and what
+is left is what the networks miss on a clean picture.
 
 A synthetic scene's indices that show in part (the generator's ``ignore/`` files) are
 ignore regions: a detection there is neither right nor false.
@@ -76,6 +83,18 @@ def synthetic_items(limit: int | None, split: str = "test") -> list[tuple[Path, 
     return items
 
 
+def clean_scene_items(split: str, limit: int | None) -> Iterator[tuple[np.ndarray, Truth]]:
+    """The scenes of a split drawn again from their seeds (the file name) without the
+    camera's effects, with the split's labels (the camera comes last, so the labels are
+    the same). Lazily: each is rendered when it is scored."""
+    from datasets.scenes import render_scene
+
+    for path, truth in synthetic_items(limit, split):
+        size = cv2.imread(str(path), cv2.IMREAD_UNCHANGED).shape[1]
+        scene = render_scene(int(path.stem), size, camera=False)
+        yield cv2.cvtColor(scene.image, cv2.COLOR_RGB2BGR), truth
+
+
 def real_items(split: str, limit: int | None, added: bool = True) -> list[tuple[Path, Truth]]:
     """The real photos of a split with their labels; ``added``: with the corners the
     source labels leave out (datasets/real_split/added_corners.txt)."""
@@ -118,6 +137,8 @@ def evaluate(detector: Detector, items: Iterable[tuple[Path | np.ndarray, Truth]
     missed_cards: dict[str, int] = defaultdict(int)
     proposed = kiosk_boxes = 0  # the first stage alone: labelled boxes it proposes
     causes: dict[str, int] = defaultdict(int)  # why a labelled box was missed
+    group_labels: dict[str, int] = defaultdict(int)  # labels of each kind, and found
+    group_found: dict[str, int] = defaultdict(int)
     seconds = 0.0
     images = 0
     for path, truth_rows in items:
@@ -179,6 +200,11 @@ def evaluate(detector: Detector, items: Iterable[tuple[Path | np.ndarray, Truth]
                 false_kiosk += is_euchre_or_five(d.card)
         for j, c in enumerate(gt_cls):
             hits[c] += int(matched[j])
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+        for j in range(len(labelled)):
+            for group in label_groups(grey, gt_boxes[j]):
+                group_labels[group] += 1
+                group_found[group] += int(matched[j])
         _count_miss_causes(causes, proposals, dets, ious, gt_boxes, gt_cls, matched, operating)
         for card in set(gt_cls):
             if is_euchre_or_five(card):
@@ -228,7 +254,38 @@ def evaluate(detector: Detector, items: Iterable[tuple[Path | np.ndarray, Truth]
         "ap50_per_class": {c: round(ap50[c], 3) for c in CLASSES if c in ap50},
         "missed_cards": dict(sorted(missed_cards.items())),
         "miss_causes": {k: causes[k] for k in MISS_CAUSES},
+        "recall_by_group": {
+            g: {"labels": group_labels[g], "recall": round(group_found[g] / group_labels[g], 4)}
+            for g in GROUPS if group_labels.get(g)
+        },
     }
+
+
+#: the kinds of label ``recall_by_group`` reports (a label may be of several)
+GROUPS = (
+    "long side under 20 px", "long side 20-35 px", "long side 35 px and over",
+    "cut by the picture's edge", "on a dark ground",
+)  # fmt: skip
+#: a label's box whose middle brightness is under this (of 255) lies on a dark ground:
+#: a dark-faced card with light print, or a light card in deep shadow
+DARK_GROUND = 110
+
+
+def label_groups(grey: np.ndarray, box: np.ndarray) -> list[str]:
+    """The kinds of a labelled box in a grey picture, from what the picture shows (the
+    size of its longer side, whether it touches the picture's edge, and the median
+    brightness inside it), so the same grouping serves any set of pictures."""
+    h, w = grey.shape[:2]
+    x1, y1, x2, y2 = (float(v) for v in box)
+    side = max(x2 - x1, y2 - y1)
+    groups = [GROUPS[0] if side < 20 else GROUPS[1] if side < 35 else GROUPS[2]]
+    if x1 < 1 or y1 < 1 or x2 > w - 1 or y2 > h - 1:
+        groups.append(GROUPS[3])
+    inside = grey[max(int(round(y1)), 0):max(int(round(y2)), 0),
+                  max(int(round(x1)), 0):max(int(round(x2)), 0)]
+    if inside.size and float(np.median(inside)) < DARK_GROUND:
+        groups.append(GROUPS[4])
+    return groups
 
 
 #: why a labelled box was missed at the operating point, first cause that applies
@@ -275,6 +332,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--proposal-confidence", type=float, default=PROPOSAL_CONFIDENCE,
         help="the detector's threshold for proposing boxes to the classifier",
+    )  # fmt: skip
+    parser.add_argument(
+        "--camera", default="on", choices=("on", "off"),
+        help="off: the synthetic scenes drawn again from their seeds without the camera's "
+        "effects (what those cost the networks)",
     )  # fmt: skip
     parser.add_argument("--limit", type=int, help="at most this many images per set")
     parser.add_argument("--sets", default="synthetic,real")
@@ -328,9 +390,14 @@ def main(argv: list[str] | None = None) -> int:
     }
     sets = args.sets.split(",")
     if "synthetic" in sets:
-        report[f"synthetic_{args.synthetic_split}"] = evaluate(
-            detector, synthetic_items(args.limit, args.synthetic_split), args.confidence
-        )
+        if args.camera == "off":
+            report[f"synthetic_{args.synthetic_split}_camera_off"] = evaluate(
+                detector, clean_scene_items(args.synthetic_split, args.limit), args.confidence
+            )
+        else:
+            report[f"synthetic_{args.synthetic_split}"] = evaluate(
+                detector, synthetic_items(args.limit, args.synthetic_split), args.confidence
+            )
     if "real" in sets:
         report[f"real_{args.real_split}"] = evaluate(
             detector, real_items(args.real_split, args.limit), args.confidence
@@ -348,7 +415,7 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(result, dict):
             # the headline figures and why boxes were missed; per class in --out only
             summary = {k: v for k, v in result.items()
-                       if not isinstance(v, dict) or k == "miss_causes"}
+                       if not isinstance(v, dict) or k in ("miss_causes", "recall_by_group")}
             print(name, json.dumps(summary))
     if args.out:
         args.out.write_text(json.dumps(report, indent=1) + "\n")

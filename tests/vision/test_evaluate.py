@@ -128,3 +128,57 @@ def test_hands_set_without_rendered_hands_is_one_clear_line(tmp_path: Path, caps
     assert main(["--sets", "hands", "--hands", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "no rendered hands" in err
+
+
+def test_label_groups_come_from_what_the_picture_shows() -> None:
+    """A label's kind is read off the picture (its size, the picture's edge, the
+    brightness inside its box), so any set of pictures can be grouped the same way."""
+    from models.evaluate import GROUPS, label_groups
+
+    grey = np.full((100, 200), 230, np.uint8)
+    grey[10:40, 100:130] = 40  # a dark-faced card's corner
+    assert label_groups(grey, np.array([50, 50, 60, 65])) == ["long side under 20 px"]
+    assert label_groups(grey, np.array([100, 10, 130, 40])) == [
+        "long side 20-35 px", "on a dark ground",
+    ]  # fmt: skip
+    assert label_groups(grey, np.array([0, 20, 40, 40])) == [
+        "long side 35 px and over", "cut by the picture's edge",
+    ]  # fmt: skip
+    assert label_groups(grey, np.array([170, 80, 200, 100]))[1] == GROUPS[3]  # right and bottom
+
+
+def test_recall_by_group_counts_each_kind_of_label(tmp_path: Path) -> None:
+    """The JH on a dark ground is missed, the 6D on white paper found: the dark group's
+    recall is 0, the light label's size group's 1."""
+    path = tmp_path / "a.png"
+    picture = np.full((100, 200, 3), 230, np.uint8)
+    picture[40:60, 40:60] = 30
+    cv2.imwrite(str(path), picture)
+    truth = [("JH", (0.25, 0.5, 0.1, 0.2)), ("6D", (0.75, 0.5, 0.2, 0.4))]
+    dets = [Detection("6D", 0.9, (130, 30, 170, 70))]
+    groups = evaluate(_Echo(dets), [(path, truth)], operating=0.4)["recall_by_group"]
+    assert groups == {
+        "long side 20-35 px": {"labels": 1, "recall": 0.0},
+        "long side 35 px and over": {"labels": 1, "recall": 1.0},
+        "on a dark ground": {"labels": 1, "recall": 0.0},
+    }  # fmt: skip
+
+
+def test_scenes_without_the_camera_keep_their_cards_and_labels(tmp_path: Path, monkeypatch,
+                                                               have_card_art: None) -> None:
+    """``--camera off`` scores the same seeds drawn without the camera's effects: the
+    pictures are the clean renders, the labels the split's own."""
+    import models.evaluate as evaluation
+    from datasets.generate import write_split
+    from datasets.scenes import render_scene
+
+    write_split("val", 2, 96, workers=1, root=tmp_path)
+    monkeypatch.setattr(evaluation, "SCENES", tmp_path / "scenes")
+    as_generated = evaluation.synthetic_items(None, "val")
+    clean = list(evaluation.clean_scene_items("val", None))
+    assert len(clean) == 2
+    for (path, truth), (picture, clean_truth) in zip(as_generated, clean, strict=True):
+        drawn = render_scene(int(path.stem), 96, camera=False)
+        assert np.array_equal(picture, cv2.cvtColor(drawn.image, cv2.COLOR_RGB2BGR))
+        assert clean_truth == truth
+        assert not np.array_equal(picture, cv2.imread(str(path)))  # the camera's effects gone

@@ -186,3 +186,28 @@ def test_a_card_half_off_the_table_counts_its_whole_area() -> None:
     (_, _, on_table), (_, _, half_off) = table.cards[1], table.cards[2]
     assert shown[1] == pytest.approx(on_table, rel=0.03)  # all of it on the table
     assert shown[2] == pytest.approx(half_off / 2, rel=0.05)
+
+
+def test_dark_split_draws_more_dark_faces(tmp_path: Path) -> None:
+    """``--dark N`` writes training scenes with half the faces dark, from their own seeds
+    (so never a validation or test scene); a scene drawn with the generator's own share
+    is the one ``render_scene`` gives by default."""
+    from datasets.generate import SEED_BASE, write_split
+    from datasets.scenes import DARK_SHARE
+
+    assert DARK_SHARE < 0.5 and len(set(SEED_BASE.values())) == len(SEED_BASE)
+    out = write_split("dark", 2, 96, workers=1, root=tmp_path)
+    assert sorted(p.stem for p in (out / "images").glob("*.jpg")) == ["3000000", "3000001"]
+    rng = np.random.default_rng(0)
+    table = _plain_table()
+    dark = [0, 0]
+    for share_index, share in enumerate((DARK_SHARE, 0.5)):
+        for _ in range(40):
+            before = table.canvas.copy()
+            table.add_card(Placement("9C", usable_decks()[0], (200.0, 200.0), 120.0, 0.0), rng,
+                           recolour=share)
+            dark[share_index] += int(np.median(table.canvas[180:220, 180:220]) < 110)
+            table.canvas[:] = before
+    assert dark[0] < dark[1]
+    assert np.array_equal(render_scene(5, 96, dark_share=DARK_SHARE).image,
+                          render_scene(5, 96).image)

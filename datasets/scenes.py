@@ -12,7 +12,8 @@ What a scene holds, and why:
 
 Labels follow the drawing: each corner index (or a face-down card) gets an id painted
 into an id map; anything drawn later paints over it. An index is labelled when at least
-:data:`MIN_VISIBLE` of it still shows, with the box of what shows, in the output picture.
+:data:`MIN_VISIBLE` of it still shows (of its box, and of the print of its rank and of
+its suit, each), with the box of what shows, in the output picture.
 """
 
 from __future__ import annotations
@@ -49,8 +50,9 @@ MIN_BOX = 5.0
 #: bumped whenever a seed's picture changes, so ``datasets.generate`` redraws kept scenes
 #: (3: a fifth of the tables lie on the printed mat; 4: ornamental indices with their suit;
 #: 5: an index cut by the canvas's edge counts its whole area, so a sliver is not labelled,
-#: and 60 % of its print must show too, not only of its box)
-SCENES_VERSION = 5
+#: and 60 % of its print must show too, not only of its box; 6: 60 % of the rank's print
+#: and of the suit's, each, in the picture: a suit whose rank is hidden names no card)
+SCENES_VERSION = 6
 #: share of tables that lie on the kiosk's printed play mat (``kiosk mat``)
 MAT_SHARE = 0.2
 #: share of card faces recoloured dark with light print (real decks with black faces exist)
@@ -82,6 +84,7 @@ class Region(NamedTuple):
     pixels: int  #: the whole index's pixels when drawn (also any part off the canvas)
     ink: float  #: its printed pixels when drawn (0: nothing to check, a card back)
     polygon: np.ndarray  #: its four corners on the canvas
+    rank_ink: float = 0.0  #: the printed pixels of its rank when drawn (the rest: its suit)
 
 
 @dataclass(frozen=True)
@@ -120,6 +123,8 @@ class Table:
         self.ids = np.zeros((size, size), np.int32)
         #: the same ids painted on the print alone (rank and suit, not the paper between)
         self.ink_ids = np.zeros((size, size), np.int32)
+        #: and on the rank's print alone (the suit's is ``ink_ids`` without it)
+        self.rank_ids = np.zeros((size, size), np.int32)
         self.regions: list[Region] = [Region("", 0, 0.0, np.zeros((0, 2)))]  # by id
         #: which card (index into ``cards``, 0 = none) shows at each pixel, and per card
         #: (name, its label region ids, pixels when drawn, also off the canvas): for measuring
@@ -131,6 +136,7 @@ class Table:
         """Hide every label region under ``mask`` (bool, canvas-sized)."""
         self.ids[mask] = 0
         self.ink_ids[mask] = 0
+        self.rank_ids[mask] = 0
         self.card_ids[mask] = 0
 
     def add_card(self, placement: Placement, rng: Rng, recolour: float = DARK_SHARE) -> None:
@@ -150,8 +156,10 @@ class Table:
         self.cards.append((placement.card, [], whole))
         self.card_ids[body] = len(self.cards) - 1
         printed = _index_ink(placement.deck, placement.card)
+        printed_rank = _rank_ink(placement.deck, placement.card)
         h, w = self.ids.shape
         ink = cv2.warpAffine(printed, matrix, (w, h)) > 127
+        rank = cv2.warpAffine(printed_rank, matrix, (w, h)) > 127
         for box in index_boxes(placement.deck, placement.card):
             polygon = transform_points(matrix, box_corners(box))
             region = np.zeros(self.ids.shape, np.uint8)
@@ -163,11 +171,13 @@ class Table:
             # mostly off the table's edge is a strip of blank paper, not a label
             x1, y1, x2, y2 = box
             drawn_ink = float(np.count_nonzero(printed[y1:y2, x1:x2])) * face_pixel
+            drawn_rank = float(np.count_nonzero(printed_rank[y1:y2, x1:x2])) * face_pixel
             self.regions.append(
-                Region(placement.card, _polygon_pixels(polygon), drawn_ink, polygon)
+                Region(placement.card, _polygon_pixels(polygon), drawn_ink, polygon, drawn_rank)
             )
             self.ids[region_mask] = len(self.regions) - 1
             self.ink_ids[region_mask & ink] = len(self.regions) - 1
+            self.rank_ids[region_mask & rank] = len(self.regions) - 1
             self.cards[-1][1].append(len(self.regions) - 1)
 
 
@@ -376,12 +386,15 @@ def view_regions(
     canvas_count = np.bincount(table.ids.ravel(), minlength=len(table.regions))
     ink_count = np.bincount(table.ink_ids.ravel(), minlength=len(table.regions))
     out_count = np.bincount(ids.ravel(), minlength=len(table.regions))
-    labels, partial = [], []
     height, width = ids.shape
+    printed = _print_in_picture(table, homography, (width, height))
+    labels, partial = [], []
     for region_id in np.nonzero(out_count[1:])[0] + 1:
         region = table.regions[region_id]
-        if shows_on_table(table, region_id, canvas_count, ink_count) and _shows_in_picture(
-            table, region_id, canvas_count, out_count, homography
+        if (
+            shows_on_table(table, region_id, canvas_count, ink_count)
+            and _shows_in_picture(table, region_id, canvas_count, out_count, homography)
+            and _rank_and_suit_in_picture(table, region_id, printed, homography)
         ):
             ys, xs = np.nonzero(ids == region_id)
             box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
@@ -428,6 +441,105 @@ def _shows_in_picture(
 
 #: a face pixel this far (0-255, any channel) from its index's paper is print
 INK_CONTRAST = 60
+
+
+def _print_in_picture(
+    table: Table, homography: np.ndarray, size: tuple[int, int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each region id's pixels of print, and of its rank's print, in the picture
+    (``np.bincount`` of the id maps warped as the picture is)."""
+    counts = []
+    for id_map in (table.ink_ids, table.rank_ids):
+        warped = cv2.warpPerspective(
+            id_map, homography, size, flags=cv2.INTER_NEAREST,
+            borderMode=cv2.BORDER_CONSTANT, borderValue=0,
+        )  # fmt: skip
+        counts.append(np.bincount(warped.ravel(), minlength=len(table.regions)))
+    return counts[0], counts[1]
+
+
+def _rank_and_suit_in_picture(
+    table: Table, region_id: int, printed: tuple[np.ndarray, np.ndarray],
+    homography: np.ndarray,
+) -> bool:
+    """Whether :data:`MIN_VISIBLE` of the index's rank print and of its suit print, each,
+    is in the picture (not under a later card or a hand, not off the table's or the
+    picture's edge). The print of a whole index can show 60 % with its rank hidden (a
+    suit's pip is solid, a rank's glyph thin), and a suit alone names no card."""
+    region = table.regions[region_id]
+    if region.ink <= 0:
+        return True  # a card back: nothing printed to check
+    ink_out, rank_out = printed
+    cy, cx = np.nonzero(table.ids == region_id)
+    if not len(cx):
+        return False
+    scale = _area_scale(homography, np.array([[cx.mean(), cy.mean()]]))
+    suit_drawn = region.ink - region.rank_ink
+    suit_out = ink_out[region_id] - rank_out[region_id]
+    return bool(
+        rank_out[region_id] >= MIN_VISIBLE * region.rank_ink * scale
+        and suit_out >= MIN_VISIBLE * suit_drawn * scale
+    )
+
+
+#: an index box lying this far down the face (its middle, a share of the face's height)
+#: or further is printed upside down: its rank is its lower part
+UPSIDE_DOWN = 0.5
+
+
+@functools.lru_cache(maxsize=2048)
+def _rank_ink(deck: str, card: str) -> np.ndarray:
+    """255 where a face's corner indices print their rank (:func:`_index_ink` split in
+    two), 0 elsewhere; all 0 for a card back.
+
+    An index prints its rank nearest the card's end and its suit below it (an upside-down
+    index, at the far end, the other way round). The two parts are split at the widest
+    band of blank rows between them, or, where they touch, at the thinnest row of print
+    in the middle of the index.
+    """
+    printed = _index_ink(deck, card)
+    rank = np.zeros_like(printed)
+    if card == BACK:
+        return rank
+    face_height = printed.shape[0]
+    for x1, y1, x2, y2 in index_boxes(deck, card):
+        box = printed[y1:y2, x1:x2] > 0
+        split = _rank_suit_split(box.sum(axis=1))
+        if split is None:
+            continue
+        upside_down = (y1 + y2) / 2 >= UPSIDE_DOWN * face_height
+        rows = slice(y1 + split, y2) if upside_down else slice(y1, y1 + split)
+        rank[rows, x1:x2] = printed[rows, x1:x2]
+    return rank
+
+
+def _rank_suit_split(row_ink: np.ndarray) -> int | None:
+    """The row (of an index box) between its two parts: the middle of the widest run of
+    rows without print between the first and the last printed row, else the row with the
+    least print in the middle fifth to four fifths; None for a box without print.
+
+    >>> _rank_suit_split(np.array([0, 3, 3, 0, 0, 2, 2, 0]))
+    4
+    >>> _rank_suit_split(np.array([2, 2, 1, 2, 2]))
+    2
+    """
+    printed_rows = np.nonzero(row_ink)[0]
+    if not len(printed_rows):
+        return None
+    first, last = int(printed_rows[0]), int(printed_rows[-1])
+    best_start, best_length, start = 0, 0, None
+    for row in range(first, last + 1):
+        if row_ink[row] == 0:
+            start = row if start is None else start
+            if row - start + 1 > best_length:
+                best_start, best_length = start, row - start + 1
+        else:
+            start = None
+    if best_length:
+        return best_start + best_length // 2 + (best_length % 2)
+    low = first + (last - first) // 5
+    high = max(first + 4 * (last - first) // 5, low + 1)
+    return low + int(np.argmin(row_ink[low:high]))
 
 
 @functools.lru_cache(maxsize=2048)

@@ -139,6 +139,57 @@ def test_index_whose_print_is_covered_is_not_labelled() -> None:
     assert len(labels) == 1 and [p.card for p in partial] == ["9C"]
 
 
+@pytest.mark.parametrize("hidden", ["rank", "suit"])
+def test_index_whose_rank_or_suit_is_covered_is_not_labelled(hidden: str) -> None:
+    """A suit whose rank is hidden names no card (nor a rank without its suit), though
+    60 % of the index's print can still show: a suit's pip is solid, a rank's glyph thin.
+    Each part must show 60 % of its own print: half of one hidden, the index is not
+    labelled; as much of its paper hidden instead, it is."""
+    deck = usable_decks()[0]
+    for cover_print in (True, False):
+        table = _plain_table()
+        table.add_card(Placement("5H", deck, (200.0, 200.0), 180.0, 0.0),
+                       np.random.default_rng(0), 0.0)
+        first = min(range(1, len(table.regions)),
+                    key=lambda r: table.regions[r].polygon[:, 0].min())
+        rank = table.rank_ids == first
+        suit = (table.ink_ids == first) & ~rank
+        part = rank if hidden == "rank" else suit
+        assert part.any() and (suit.any() if hidden == "rank" else rank.any())
+        # half the part's print: 60 % of the whole index's print still shows
+        ys, _xs = np.nonzero(part)
+        half = part & (np.arange(part.shape[0])[:, None] < np.median(ys))
+        assert (table.ink_ids == first).sum() - half.sum() >= MIN_VISIBLE * (
+            table.ink_ids == first).sum()
+        if cover_print:
+            table.cover(half)
+        else:  # control: paper of the index, as many pixels, the print untouched
+            paper = np.argwhere((table.ids == first) & (table.ink_ids == 0))[: half.sum()]
+            mask = np.zeros_like(part)
+            mask[paper[:, 0], paper[:, 1]] = True
+            table.cover(mask)
+        labels, partial = view_regions(table, table.ids, np.eye(3))
+        if cover_print:
+            assert len(labels) == 1 and [p.card for p in partial] == ["5H"]
+        else:
+            assert len(labels) == 2 and partial == []
+
+
+def test_rank_print_is_the_part_nearest_the_cards_end() -> None:
+    """The rank is printed above the suit, and upside down at the far end: in every deck
+    the upper index's rank lies above its suit, the lower one's below it."""
+    from datasets.scenes import _index_ink, _rank_ink
+
+    for deck in usable_decks():
+        rank, printed = _rank_ink(deck, "5H"), _index_ink(deck, "5H")
+        for x1, y1, x2, y2 in index_boxes(deck, "5H"):
+            ranks = np.nonzero(rank[y1:y2, x1:x2])[0]
+            suits = np.nonzero((printed[y1:y2, x1:x2] > 0) & (rank[y1:y2, x1:x2] == 0))[0]
+            assert len(ranks) and len(suits), deck
+            upside_down = (y1 + y2) / 2 >= printed.shape[0] / 2
+            assert (ranks.mean() > suits.mean()) == upside_down, deck
+
+
 def test_mat_lies_under_some_tables_with_its_markers_and_lines() -> None:
     """A fifth of the tables lie on the printed mat: white paper with ArUco corners."""
     from datasets.scenes import MAT_SHARE, lay_mat, mat_stream

@@ -391,10 +391,8 @@ def view_regions(
     labels, partial = [], []
     for region_id in np.nonzero(out_count[1:])[0] + 1:
         region = table.regions[region_id]
-        if (
-            shows_on_table(table, region_id, canvas_count, ink_count)
-            and _shows_in_picture(table, region_id, canvas_count, out_count, homography)
-            and _rank_and_suit_in_picture(table, region_id, printed, homography)
+        if shows_on_table(table, region_id, canvas_count, ink_count) and _shows_in_picture(
+            table, region_id, canvas_count, out_count, printed, homography
         ):
             ys, xs = np.nonzero(ids == region_id)
             box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
@@ -429,14 +427,19 @@ def _shows_in_picture(
     region_id: int,
     canvas_count: np.ndarray,
     out_count: np.ndarray,
+    printed: tuple[np.ndarray, np.ndarray],
     homography: np.ndarray,
 ) -> bool:
     """Whether :data:`MIN_VISIBLE` of what shows on the table is in the picture (not cut
-    by the picture's edge); ``out_count``: each region id's pixels in the picture."""
+    by the picture's edge), and of the index's rank print and its suit print, each
+    (:func:`_rank_and_suit_in_picture`); ``out_count``: each region id's pixels in the
+    picture, ``printed``: its print's and its rank's (:func:`_print_in_picture`)."""
     # the warp changes areas: compare with the pixels that a full view would show
     cy, cx = np.nonzero(table.ids == region_id)
     scale = _area_scale(homography, np.array([[cx.mean(), cy.mean()]]))
-    return out_count[region_id] >= MIN_VISIBLE * canvas_count[region_id] * scale
+    return bool(out_count[region_id] >= MIN_VISIBLE * canvas_count[region_id] * scale) and (
+        _rank_and_suit_in_picture(table.regions[region_id], region_id, printed, scale)
+    )
 
 
 #: a face pixel this far (0-255, any channel) from its index's paper is print
@@ -459,21 +462,16 @@ def _print_in_picture(
 
 
 def _rank_and_suit_in_picture(
-    table: Table, region_id: int, printed: tuple[np.ndarray, np.ndarray],
-    homography: np.ndarray,
+    region: Region, region_id: int, printed: tuple[np.ndarray, np.ndarray], scale: float
 ) -> bool:
     """Whether :data:`MIN_VISIBLE` of the index's rank print and of its suit print, each,
     is in the picture (not under a later card or a hand, not off the table's or the
-    picture's edge). The print of a whole index can show 60 % with its rank hidden (a
-    suit's pip is solid, a rank's glyph thin), and a suit alone names no card."""
-    region = table.regions[region_id]
+    picture's edge; ``scale``: how the picture's warp scales areas there). The print of a
+    whole index can show 60 % with its rank hidden (a suit's pip is solid, a rank's glyph
+    thin), and a suit alone names no card."""
     if region.ink <= 0:
         return True  # a card back: nothing printed to check
     ink_out, rank_out = printed
-    cy, cx = np.nonzero(table.ids == region_id)
-    if not len(cx):
-        return False
-    scale = _area_scale(homography, np.array([[cx.mean(), cy.mean()]]))
     suit_drawn = region.ink - region.rank_ink
     suit_out = ink_out[region_id] - rank_out[region_id]
     return bool(

@@ -90,8 +90,10 @@ def clean_scene_items(split: str, limit: int | None) -> Iterator[tuple[np.ndarra
     from datasets.scenes import render_scene
 
     for path, truth in synthetic_items(limit, split):
-        size = cv2.imread(str(path), cv2.IMREAD_UNCHANGED).shape[1]
-        scene = render_scene(int(path.stem), size, camera=False)
+        generated = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)  # for its size
+        if generated is None:
+            raise SystemExit(f"cannot read {path}")
+        scene = render_scene(int(path.stem), generated.shape[1], camera=False)
         yield cv2.cvtColor(scene.image, cv2.COLOR_RGB2BGR), truth
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from kiosk.vision.detector import Detection
 from models.evaluate import evaluate, iou_matrix
@@ -182,3 +183,18 @@ def test_scenes_without_the_camera_keep_their_cards_and_labels(tmp_path: Path, m
         assert np.array_equal(picture, cv2.cvtColor(drawn.image, cv2.COLOR_RGB2BGR))
         assert clean_truth == truth
         assert not np.array_equal(picture, cv2.imread(str(path)))  # the camera's effects gone
+
+
+def test_scenes_without_the_camera_name_an_unreadable_scene(tmp_path: Path, monkeypatch) -> None:
+    """A generated scene that cannot be read stops the measurement with one line naming
+    it, as a scene read as generated does."""
+    import models.evaluate as evaluation
+
+    val = tmp_path / "val"
+    for folder in ("images", "labels"):
+        (val / folder).mkdir(parents=True)
+    (val / "images" / "1000000.jpg").write_bytes(b"not a picture")
+    (val / "labels" / "1000000.txt").write_text("")
+    monkeypatch.setattr(evaluation, "SCENES", tmp_path)
+    with pytest.raises(SystemExit, match="cannot read .*1000000.jpg"):
+        list(evaluation.clean_scene_items("val", None))

@@ -362,10 +362,7 @@ def render_scene(
         table.canvas, homography, (size, size), flags=cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_REFLECT,
     )  # fmt: skip
-    ids = cv2.warpPerspective(
-        table.ids, homography, (size, size), flags=cv2.INTER_NEAREST,
-        borderMode=cv2.BORDER_CONSTANT, borderValue=0,
-    )  # fmt: skip
+    ids = warp_ids(table.ids, homography, (size, size))
     labels, partial = view_regions(table, ids, homography)
     image = photometric.camera(image, rng) if camera else np.clip(image, 0, 255).astype(np.uint8)
     return Scene(image, tuple(labels), view, chosen[0], tuple(partial))
@@ -451,14 +448,21 @@ def _print_in_picture(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Each region id's pixels of print, and of its rank's print, in the picture
     (``np.bincount`` of the id maps warped as the picture is)."""
-    counts = []
-    for id_map in (table.ink_ids, table.rank_ids):
-        warped = cv2.warpPerspective(
-            id_map, homography, size, flags=cv2.INTER_NEAREST,
-            borderMode=cv2.BORDER_CONSTANT, borderValue=0,
-        )  # fmt: skip
-        counts.append(np.bincount(warped.ravel(), minlength=len(table.regions)))
-    return counts[0], counts[1]
+    ink, rank = (
+        np.bincount(warp_ids(id_map, homography, size).ravel(), minlength=len(table.regions))
+        for id_map in (table.ink_ids, table.rank_ids)
+    )
+    return ink, rank
+
+
+def warp_ids(id_map: np.ndarray, homography: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """An id map (``Table.ids``, ``ink_ids``, ``rank_ids``) as the picture's warp shows it:
+    each pixel takes one id, never a blend of two, and outside the table is 0; every map
+    is warped alike, so their pixel counts compare."""
+    return cv2.warpPerspective(
+        id_map, homography, size, flags=cv2.INTER_NEAREST,
+        borderMode=cv2.BORDER_CONSTANT, borderValue=0,
+    )  # fmt: skip
 
 
 def _rank_and_suit_in_picture(

@@ -54,6 +54,18 @@ def test_perfect_detector(tmp_path: Path) -> None:
     assert report["false_detections_per_image"] == 0.0
 
 
+def test_the_kiosks_classes_have_their_own_map(tmp_path: Path) -> None:
+    """A 6 the kiosk never scores with lowers the mAP over every class, not the one over
+    the euchre cards, the 5s and the backs."""
+    truth = [("JH", (0.25, 0.5, 0.1, 0.2)), ("6D", (0.75, 0.5, 0.1, 0.2)),
+             ("back", (0.5, 0.2, 0.1, 0.2))]  # fmt: skip
+    dets = [Detection("JH", 0.9, (40, 40, 60, 60)), Detection("back", 0.8, (90, 10, 110, 30)),
+            Detection("6D", 0.8, (0, 80, 10, 90))]  # the 6D's box is elsewhere
+    report = evaluate(_Echo(dets), [(_image(tmp_path), truth)], operating=0.4)
+    assert report["mAP50"] == pytest.approx(2 / 3, abs=1e-4)
+    assert report["mAP50_euchre_5s_back"] == 1.0
+
+
 def test_wrong_name_is_missed_and_false(tmp_path: Path) -> None:
     truth = [("JH", (0.25, 0.5, 0.1, 0.2)), (None, (0.75, 0.5, 0.1, 0.2))]  # None: a joker
     dets = [Detection("JD", 0.9, (40, 40, 60, 60)), Detection("AS", 0.9, (140, 40, 160, 60))]

@@ -1,0 +1,78 @@
+"""Blind reading sheets: the misses and as many hits, unnamed; the answers scored by kind."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from models.blind_sheet import TILE, Label, detail, main, make, score
+
+
+def _scene(tmp_path: Path) -> str:
+    path = tmp_path / "1000001.jpg"
+    rng = np.random.default_rng(0)
+    cv2.imwrite(str(path), rng.integers(0, 255, (120, 160, 3), dtype=np.uint8))
+    return str(path)
+
+
+def _labels(scene: str, missed: int, found: int) -> list[Label]:
+    box = (40.0, 40.0, 60.0, 70.0)
+    return [Label(scene, "KS", box, False, None, None) for _ in range(missed)] + [
+        Label(scene, "9H", box, True, "9H", 0.9) for _ in range(found)
+    ]
+
+
+def test_detail_ignores_the_light_and_drops_with_blur() -> None:
+    rng = np.random.default_rng(1)
+    clean = rng.integers(0, 255, (50, 50)).astype(np.uint8)
+    lit = np.clip(clean.astype(np.float64) * 0.6 + 40, 0, 255).astype(np.uint8)
+    blurred = cv2.GaussianBlur(clean, (0, 0), 1.5)
+    box = (5.0, 5.0, 45.0, 45.0)
+    assert detail(clean, clean, box) == 1.0
+    assert detail(clean, lit, box) > 0.99
+    assert detail(clean, blurred, box) < 0.6
+
+
+def test_sheets_hold_every_miss_and_as_many_hits_unnamed(tmp_path: Path) -> None:
+    scene = _scene(tmp_path)
+    chosen = make(_labels(scene, missed=5, found=20), tmp_path / "sheets", seed=3)
+    assert sum(not label.found for label in chosen) == 5
+    assert sum(label.found for label in chosen) == 5
+    assert sorted(label.n for label in chosen) == list(range(1, 11))
+    sheet = cv2.imread(str(tmp_path / "sheets" / "sheet01.png"))
+    assert sheet.shape == (3 * TILE, 4 * TILE, 3)
+    assert not (tmp_path / "sheets" / "sheet02.png").exists()  # 10 tiles: one sheet
+    key = json.loads((tmp_path / "sheets" / "key.json").read_text())
+    assert [row["n"] for row in key] == [label.n for label in chosen]
+    # the same seed draws the same sheet
+    again = make(_labels(scene, missed=5, found=20), tmp_path / "again", seed=3)
+    assert [(a.card, a.found) for a in again] == [(c.card, c.found) for c in chosen]
+
+
+def test_answers_are_scored_for_the_misses_and_the_hits_apart() -> None:
+    key = [
+        {"n": 1, "card": "KS", "found": False},
+        {"n": 2, "card": "9H", "found": True},
+        {"n": 3, "card": "QD", "found": False},
+    ]
+    answers = [
+        {"n": 1, "card": "ks", "certainty": "sure"},
+        {"n": 2, "card": "?H", "certainty": "guess"},
+    ]  # tile 3 unanswered: the reader could not
+    table = score(key, answers)
+    assert table["missed"] == {"sure": [1, 1], "cannot": [1, 0]}
+    assert table["found"] == {"guess": [1, 0]}
+    with pytest.raises(ValueError, match="tile 1"):
+        score(key, [{"n": 1, "card": "KS", "certainty": "certain"}])
+
+
+def test_unreadable_answers_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    (tmp_path / "key.json").write_text(json.dumps([{"n": 1, "card": "KS", "found": False}]))
+    (tmp_path / "answers.json").write_text("[{not json")
+    assert main(["score", str(tmp_path), str(tmp_path / "answers.json")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("blind_sheet: cannot score") and "\n" not in err

@@ -41,7 +41,7 @@ sys.path.insert(0, str(REPO))
 
 from datasets.boxes import iou_matrix, yolo_to_pixels  # noqa: E402
 from kiosk.vision.detector import CONFIDENCE, Detector, ModelError, is_euchre_or_five  # noqa: E402
-from models.evaluate import synthetic_items  # noqa: E402
+from models.evaluate import SCENES, synthetic_items  # noqa: E402
 
 #: side of a tile in pixels, and how far around the index it reaches (times the index's
 #: longer side, each way): enough of the card for its colour and pips to help, as at a table
@@ -199,7 +199,13 @@ def main(argv: list[str] | None = None) -> int:
         except ModelError as problem:
             print(f"blind_sheet: {problem}", file=sys.stderr)
             return 2
-        chosen = make(outcomes(detector, args.split, args.limit), args.out, args.seed)
+        labels = outcomes(detector, args.split, args.limit)
+        if not labels:
+            scenes = SCENES / args.split
+            print(f"blind_sheet: no labelled scenes in {scenes}: run "
+                  "`python -m datasets.generate`", file=sys.stderr)  # fmt: skip
+            return 2
+        chosen = make(labels, args.out, args.seed)
         missed = sum(not label.found for label in chosen)
         print(f"{len(chosen)} tiles ({missed} missed, {len(chosen) - missed} found) in {args.out}")
         return 0

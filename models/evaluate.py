@@ -235,7 +235,7 @@ def evaluate(detector: Detector, items: Iterable[tuple[Path | np.ndarray, Truth]
         ap50[card], ap[card] = aps[0], float(np.mean(aps))
     kiosk_classes = [c for c in n_truth if is_euchre_or_five(c)]
     boxes_kiosk = sum(n_truth[c] for c in kiosk_classes)
-    issue = [c for c in ap50 if is_euchre_or_five(c) or c == FACE_DOWN]
+    euchre_5s_back = [c for c in ap50 if is_euchre_or_five(c) or c == FACE_DOWN]
     return {
         "images": images,
         "boxes": int(sum(n_truth.values())),
@@ -244,7 +244,9 @@ def evaluate(detector: Detector, items: Iterable[tuple[Path | np.ndarray, Truth]
         # the same over the classes the kiosk scores with (the euchre cards, the 5s and
         # ``back``); the others (2-4, 6-8) are there so that they are not read as those
         "mAP50_euchre_5s_back": (
-            round(float(np.mean([ap50[c] for c in issue])), 4) if issue else 0.0
+            round(float(np.mean([ap50[c] for c in euchre_5s_back])), 4)
+            if euchre_5s_back
+            else 0.0
         ),
         "operating_confidence": operating,
         "recall_all_boxes": round(sum(hits.values()) / max(sum(n_truth.values()), 1), 4),

@@ -76,3 +76,17 @@ def test_unreadable_answers_are_one_line(tmp_path: Path, capsys: pytest.CaptureF
     assert main(["score", str(tmp_path), str(tmp_path / "answers.json")]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("blind_sheet: cannot score") and "\n" not in err
+
+
+def test_no_generated_scenes_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture) -> None:
+    """On a fresh checkout the scenes are not generated yet: say so, and draw nothing."""
+    import models.blind_sheet as blind_sheet
+    import models.evaluate as evaluate
+
+    monkeypatch.setattr(evaluate, "SCENES", tmp_path / "scenes")
+    monkeypatch.setattr(blind_sheet, "SCENES", tmp_path / "scenes")
+    assert main(["make", "--split", "val", "--out", str(tmp_path / "sheets")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "no labelled scenes" in err and "datasets.generate" in err and "\n" not in err
+    assert not (tmp_path / "sheets").exists()

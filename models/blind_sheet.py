@@ -40,6 +40,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from datasets.boxes import iou_matrix, yolo_to_pixels  # noqa: E402
+from datasets.label_sheet import sheet  # noqa: E402
 from kiosk.vision.detector import CONFIDENCE, Detector, ModelError, is_euchre_or_five  # noqa: E402
 from models.evaluate import SCENES, synthetic_items  # noqa: E402
 
@@ -157,8 +158,7 @@ def make(labels: list[Label], out: Path, seed: int = 7) -> list[Label]:
     for first in range(0, len(tiles), per_sheet):
         page = tiles[first : first + per_sheet]
         page += [np.zeros((TILE, TILE, 3), np.uint8)] * (per_sheet - len(page))
-        sheet = np.vstack([np.hstack(page[r * columns : (r + 1) * columns]) for r in range(rows)])
-        cv2.imwrite(str(out / f"sheet{first // per_sheet + 1:02d}.png"), sheet)
+        cv2.imwrite(str(out / f"sheet{first // per_sheet + 1:02d}.png"), sheet(page, columns))
     (out / "key.json").write_text(json.dumps([asdict(label) for label in chosen], indent=1))
     return chosen
 
@@ -216,21 +216,18 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError, KeyError, TypeError) as problem:
         print(f"blind_sheet: cannot score: {problem}", file=sys.stderr)
         return 2
-    details: Counter[tuple[str, str]] = Counter()
-    for label in key:
-        details[
-            (
-                "missed" if not label["found"] else "found",
-                "clean" if (label.get("detail") or 0) >= CLEAN else "spoilt",
-            )
-        ] += 1
+    clean = Counter(
+        "found" if label["found"] else "missed"
+        for label in key
+        if (label.get("detail") or 0) >= CLEAN
+    )
     for kind, cells in table.items():
         tiles = sum(c[0] for c in cells.values())
         right = sum(c[1] for c in cells.values())
         parts = ", ".join(f"{k} {v[1]} of {v[0]}" for k, v in sorted(cells.items()))
         print(
             f"{kind}: named right {right} of {tiles} ({parts}); detail >= {CLEAN}: "
-            f"{details[(kind, 'clean')]} of {tiles}"
+            f"{clean[kind]} of {tiles}"
         )
     return 0
 

@@ -57,11 +57,26 @@ Truth = list[tuple[int, YoloBox]]
 Patches = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
+#: a class id for a box that is neither patch nor negative: a face-down card in a rendered
+#: hand (boxed whole, but the taken tricks lie in criss-crossed piles the renderer boxes
+#: card by card, unlike the scenes' labels), or a scene's index that shows in part only
+UNNAMED = -1
+
+
 def scene_truth(split: str, root: Path = GENERATED) -> Iterator[tuple[Path, Truth]]:
-    """(image, [(class id, normalised box)]) for each generated scene of a split."""
+    """(image, [(class id, normalised box)]) for each generated scene of a split.
+
+    The indices that show in part only (the generator's ``ignore/`` files) come as
+    :data:`UNNAMED`: neither a patch nor a negative. Taught as ``none``, a half-covered
+    index would teach the classifier to call the hard half-shown ones not an index, where
+    a measurement ignores whatever it says of them."""
     folder = root / "scenes" / split
     for image in sorted((folder / "images").glob("*.jpg")):
-        yield image, read_yolo_labels(folder / "labels" / f"{image.stem}.txt")
+        truth = read_yolo_labels(folder / "labels" / f"{image.stem}.txt")
+        partial = folder / "ignore" / f"{image.stem}.txt"
+        if partial.exists():
+            truth += [(UNNAMED, box) for _, box in read_yolo_labels(partial)]
+        yield image, truth
 
 
 def real_truth(split: str) -> Iterator[tuple[Path, Truth]]:
@@ -74,10 +89,6 @@ def real_truth(split: str) -> Iterator[tuple[Path, Truth]]:
 #: every how many frames of a rendered hand's video patches are cut (consecutive frames
 #: are nearly the same picture)
 HAND_FRAME_STEP = 8
-#: a class id for a box that is neither patch nor negative: a face-down card in a rendered
-#: hand (boxed whole, but the taken tricks lie in criss-crossed piles the renderer boxes
-#: card by card, unlike the scenes' labels)
-UNNAMED = -1
 
 
 def hand_truth(folder: Path, step: int = HAND_FRAME_STEP

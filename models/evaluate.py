@@ -14,7 +14,8 @@ in a photo counts as found when any of its indices is), and false detections per
 (a detection that matches no labelled box of its class at IoU 0.5; detections on a
 joker, which has no class here, are not counted either way), and why each labelled box
 missed at the operating point was missed (``miss_causes``: not proposed, or named
-wrongly, unsurely or not at all), which says which of the two networks to train, and the
+wrongly, unsurely or not at all, or read right on a box drawn otherwise), which says
+which of the two networks to train, and the
 recall of the labels by kind (``recall_by_group``: by size, cut by the picture's edge, on
 a dark ground), which says which pictures to train on.
 
@@ -303,9 +304,12 @@ def label_groups(grey: np.ndarray, box: np.ndarray) -> list[str]:
 
 #: why a labelled box was missed at the operating point, first cause that applies
 MISS_CAUSES = (
-    "no_proposal", "named_wrongly", "right_name_under_operating", "wrong_name_under_operating",
-    "not_an_index",
+    "right_name_box_off", "no_proposal", "named_wrongly", "right_name_under_operating",
+    "wrong_name_under_operating", "not_an_index",
 )  # fmt: skip
+#: a detection of the label's own card overlapping it at least this much (but under the
+#: 0.5 that matches) found the card and drew its box otherwise
+BOX_OFF_IOU = 0.1
 
 
 def _count_miss_causes(causes: dict[str, int], proposals: list[Detection],
@@ -314,12 +318,18 @@ def _count_miss_causes(causes: dict[str, int], proposals: list[Detection],
     """Tell apart the misses a better first stage would fix (no proposal covers the box
     at IoU 0.5) from those of the naming: another name given at the operating point,
     the right name or another given less surely, or no name at all (the classifier
-    called the patch not an index)."""
+    called the patch not an index). First, though, a card read right whose box was
+    drawn otherwise (``right_name_box_off``: the right name at the operating point on a
+    box overlapping the label under IoU 0.5, such as two boxes of one index merged into
+    their union): no network misread it, only the box is off the label."""
     boxes = np.array([p.box for p in proposals]).reshape(-1, 4)
     cover = iou_matrix(gt_boxes, boxes)
     for j in np.nonzero(~matched)[0]:
         near = [i for i in range(len(dets)) if ious[i, j] >= 0.5]
-        if not cover.size or cover[j].max() < 0.5:
+        if any(d.card == gt_cls[j] and d.confidence >= operating and ious[i, j] >= BOX_OFF_IOU
+               for i, d in enumerate(dets)):
+            causes["right_name_box_off"] += 1
+        elif not cover.size or cover[j].max() < 0.5:
             causes["no_proposal"] += 1
         elif any(dets[i].confidence >= operating and dets[i].card != gt_cls[j] for i in near):
             causes["named_wrongly"] += 1

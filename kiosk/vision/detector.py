@@ -524,18 +524,21 @@ SAME_INDEX_OVERLAP = 0.6
 
 
 def merge_same_card(found: list[Detection], overlap: float = SAME_INDEX_OVERLAP) -> list[Detection]:
-    """Merge a detection lying mostly inside a better one with the same name into it
+    """Drop a detection lying mostly inside (or around) a better one with the same name
     (best first in, best first out).
 
     The proposal network sometimes boxes one index twice, the rank alone and rank with
-    suit, too differently for its class-agnostic suppression (IoU 0.4-0.5); once the
-    classifier has named both the same card, they are one index. The merged box is the
-    union of the two (the whole index, as the photos' labels draw it) with the better
-    confidence.
+    suit, or the index with a pip beside it, too differently for its class-agnostic
+    suppression (IoU 0.4-0.5); once the classifier has named both the same card, they
+    are one index, and the surer box stands for it. (Their union, kept until 2026-11-26,
+    drew an index and its neighbouring pip as one box twice the index's size: on the
+    frames of rendered hands, a fifth of the cards the classifier named right came out
+    on a box that no longer matched their index; on the real photos and the scenes the
+    two rules score the same.)
 
     >>> a = Detection("JD", 0.9, (0, 0, 10, 11))
     >>> merge_same_card([a, Detection("JD", 0.8, (0, 0, 10, 20))])
-    [Detection(card='JD', confidence=0.9, box=(0, 0, 10, 20))]
+    [Detection(card='JD', confidence=0.9, box=(0, 0, 10, 11))]
     >>> len(merge_same_card([a, Detection("QD", 0.8, (0, 0, 10, 20))]))
     2
     """
@@ -543,14 +546,12 @@ def merge_same_card(found: list[Detection], overlap: float = SAME_INDEX_OVERLAP)
     for d in found:
         x1, y1, x2, y2 = d.box
         area = max((x2 - x1) * (y2 - y1), 1e-9)
-        for n, k in enumerate(kept):
+        for k in kept:
             kx1, ky1, kx2, ky2 = k.box
             w = min(x2, kx2) - max(x1, kx1)
             h = min(y2, ky2) - max(y1, ky1)
             smaller = min(area, (kx2 - kx1) * (ky2 - ky1))
             if k.card == d.card and w > 0 and h > 0 and w * h / smaller >= overlap:
-                union = (min(x1, kx1), min(y1, ky1), max(x2, kx2), max(y2, ky2))
-                kept[n] = replace(k, box=union)
                 break
         else:
             kept.append(d)

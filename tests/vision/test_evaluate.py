@@ -94,10 +94,33 @@ def test_each_miss_has_its_cause(tmp_path: Path) -> None:
     ]
     report = evaluate(_Echo(dets), [(_image(tmp_path), truth)], operating=0.4)
     assert report["miss_causes"] == {
-        "no_proposal": 1, "named_wrongly": 1, "right_name_under_operating": 1,
-        "wrong_name_under_operating": 1, "not_an_index": 1,
+        "right_name_box_off": 0, "no_proposal": 1, "named_wrongly": 1,
+        "right_name_under_operating": 1, "wrong_name_under_operating": 1, "not_an_index": 1,
     }  # fmt: skip
     assert report["recall_all_boxes"] == round(1 / 6, 4)
+
+
+class _Merger(_Echo):
+    """Proposes the index's box and a taller one, and reports them merged into their
+    union (as the detector merges two boxes it names the same card)."""
+
+    def name(
+        self, image: np.ndarray, proposals: list[Detection], confidence: float = 0.0
+    ) -> list[Detection]:
+        return [Detection("JH", 0.9, (15, 25, 25, 75))]
+
+
+def test_a_card_read_right_on_a_box_drawn_otherwise_is_not_called_not_an_index(
+    tmp_path: Path,
+) -> None:
+    """The index was proposed (IoU 1) and named right; the box reported is the union
+    with a taller box (IoU 0.4): a miss at IoU 0.5, but of the box, not of the naming."""
+    truth = [("JH", (0.1, 0.5, 0.05, 0.2))]  # pixels (15, 40, 25, 60)
+    proposals = [Detection("JH", 0.9, (15, 40, 25, 60)), Detection("JH", 0.8, (15, 25, 25, 75))]
+    report = evaluate(_Merger(proposals), [(_image(tmp_path), truth)], operating=0.4)
+    assert report["recall_all_boxes"] == 0.0
+    assert report["miss_causes"]["right_name_box_off"] == 1
+    assert report["miss_causes"]["not_an_index"] == 0
 
 
 def test_part_shown_indices_of_scenes_are_ignored(tmp_path: Path, monkeypatch) -> None:

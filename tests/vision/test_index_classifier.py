@@ -85,6 +85,55 @@ def test_unnamed_small_indices_are_neither_patches_nor_negatives() -> None:
     assert np.array_equal(kept[0][0], plain[1][0])
 
 
+def test_a_scenes_half_shown_index_is_neither_a_patch_nor_background(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The generator's ``ignore/`` boxes (an index whose rank or suit is hidden) are left
+    out of the classifier's lessons: a proposal on one is not taught as ``none``."""
+    import cv2
+
+    import kiosk.vision.detector as detector_module
+    from datasets.index_crops import UNNAMED, build, scene_truth
+
+    folder = tmp_path / "scenes" / "train"
+    for sub in ("images", "labels", "ignore"):
+        (folder / sub).mkdir(parents=True)
+    picture = np.random.default_rng(2).integers(0, 255, (200, 200, 3), dtype=np.uint8)
+    cv2.imwrite(str(folder / "images" / "0000001.jpg"), picture)
+    jh = LABELS.index("JH")
+    (folder / "labels" / "0000001.txt").write_text(f"{jh} 0.25 0.25 0.1 0.2\n")
+    (folder / "ignore" / "0000001.txt").write_text(f"{jh} 0.75 0.75 0.1 0.2\n")
+    [(_, truth)] = list(scene_truth("train", tmp_path))
+    assert truth == [(jh, (0.25, 0.25, 0.1, 0.2)), (UNNAMED, (0.75, 0.75, 0.1, 0.2))]
+
+    class _Proposer:  # proposes the label, the half-shown index and a bare spot
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            pass
+
+        def detect(self, image: np.ndarray) -> list[Detection]:
+            boxes = [(40.0, 30.0, 60.0, 70.0), (140.0, 130.0, 160.0, 170.0),
+                     (140.0, 20.0, 160.0, 60.0)]  # fmt: skip
+            return [Detection("index", 0.5, box) for box in boxes]
+
+    monkeypatch.setattr(detector_module, "Detector", _Proposer)
+    model = tmp_path / "proposals.onnx"
+    model.write_bytes(b"")
+    patches, labels, _ = build([("train", scene_truth("train", tmp_path), 1, False)], model,
+                               randoms=0)  # fmt: skip
+    # the label, its proposal, and the bare spot as "none"; nothing from the half-shown one
+    assert list(labels) == [jh, jh, NONE_ID]
+    assert np.array_equal(patches[2], crop(_picture_as_read(folder), (140, 20, 160, 60)))
+
+
+def _picture_as_read(folder: Path) -> np.ndarray:
+    """The scene as ``build`` reads it (through its JPEG)."""
+    import cv2
+
+    image = cv2.imread(str(folder / "images" / "0000001.jpg"))
+    assert image is not None
+    return image
+
+
 class _Namer:
     """Stands in for the ONNX classifier: fixed probabilities per box."""
 

@@ -15,9 +15,9 @@ in a photo counts as found when any of its indices is), and false detections per
 joker, which has no class here, are not counted either way), and why each labelled box
 missed at the operating point was missed (``miss_causes``: not proposed, or named
 wrongly, unsurely or not at all, or read right on a box drawn otherwise), which says
-which of the two networks to train, and the
-recall of the labels by kind (``recall_by_group``: by size, cut by the picture's edge, on
-a dark ground), which says which pictures to train on.
+which of the two networks to train, and the recall of the labels by kind
+(``recall_by_group``: by size, cut by the picture's edge, on a dark ground), which says
+which pictures to train on.
 
 ``--camera off`` scores a split's scenes drawn again from their seeds without the
 camera's effects (light, shadow, glare, blur, noise, JPEG): the same cards and labels, so

@@ -64,13 +64,20 @@ UNNAMED = -1
 
 
 def scene_truth(split: str, root: Path = GENERATED) -> Iterator[tuple[Path, Truth]]:
-    """(image, [(class id, normalised box)]) for each generated scene of a split.
+    """(image, [(class id, normalised box)]) for each generated scene of a split
+    (:func:`folder_truth` of ``root/scenes/split``)."""
+    return folder_truth(root / "scenes" / split)
+
+
+def folder_truth(folder: Path) -> Iterator[tuple[Path, Truth]]:
+    """(image, [(class id, normalised box)]) for each scene in a split's folder
+    (``images/``, ``labels/``, ``ignore/`` as ``datasets.generate`` writes them).
 
     The indices that show in part only (the generator's ``ignore/`` files) come as
     :data:`UNNAMED`: neither a patch nor a negative. Taught as ``none``, a half-covered
     index would teach the classifier to call the hard half-shown ones not an index, where
-    a measurement ignores whatever it says of them."""
-    folder = root / "scenes" / split
+    a measurement ignores whatever it says of them (``models/evaluate.py`` reads them
+    here too, as ignore regions)."""
     for image in sorted((folder / "images").glob("*.jpg")):
         truth = read_yolo_labels(folder / "labels" / f"{image.stem}.txt")
         partial = folder / "ignore" / f"{image.stem}.txt"

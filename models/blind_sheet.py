@@ -194,8 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.step == "make":
         try:
-            detector = Detector(args.model, index_classifier="auto", suit_reader="auto",
-                                context_reader="auto")  # fmt: skip
+            detector = Detector(args.model)  # all four networks, as the kiosk runs them
         except ModelError as problem:
             print(f"blind_sheet: {problem}", file=sys.stderr)
             return 2

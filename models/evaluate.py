@@ -56,7 +56,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from datasets.boxes import iou_matrix, read_yolo_labels, yolo_to_pixels  # noqa: E402
+from datasets.boxes import iou_matrix, yolo_to_pixels  # noqa: E402
 from datasets.real_photos import REAL_DIR, read_labels, split_list  # noqa: E402
 from kiosk.vision.detector import (  # noqa: E402
     CLASSES,
@@ -76,15 +76,14 @@ Truth = list[tuple[str | None, tuple[float, float, float, float]]]
 
 
 def synthetic_items(limit: int | None, split: str = "test") -> list[tuple[Path, Truth]]:
-    items = []
-    folder = SCENES / split
-    for image in sorted((folder / "images").glob("*.jpg"))[:limit]:
-        rows = read_yolo_labels(folder / "labels" / f"{image.stem}.txt")
-        ignore = folder / "ignore" / f"{image.stem}.txt"  # indices that show in part
-        partial = read_yolo_labels(ignore) if ignore.exists() else []
-        items.append((image, [(CLASSES[cls], box) for cls, box in rows]
-                      + [(None, box) for _cls, box in partial]))
-    return items
+    """The generated scenes of a split with their labels, the indices that show in part
+    as ignore regions (read as the classifier's patch cutter reads them)."""
+    from datasets.index_crops import UNNAMED, folder_truth
+
+    return [
+        (image, [(None if cls == UNNAMED else CLASSES[cls], box) for cls, box in rows])
+        for image, rows in islice(folder_truth(SCENES / split), limit)
+    ]
 
 
 def clean_scene_items(split: str, limit: int | None) -> Iterator[tuple[np.ndarray, Truth]]:

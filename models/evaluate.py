@@ -95,7 +95,7 @@ def clean_scene_items(split: str, limit: int | None) -> Iterator[tuple[np.ndarra
     for path, truth in synthetic_items(limit, split):
         generated = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)  # for its size
         if generated is None:
-            raise SystemExit(f"cannot read {path}")
+            raise UnreadablePicture(f"cannot read {path}")
         scene = render_scene(int(path.stem), generated.shape[1], camera=False)
         yield cv2.cvtColor(scene.image, cv2.COLOR_RGB2BGR), truth
 
@@ -150,7 +150,7 @@ def evaluate(detector: Detector, items: Iterable[tuple[Path | np.ndarray, Truth]
         images += 1
         image = path if isinstance(path, np.ndarray) else cv2.imread(str(path))
         if image is None:
-            raise SystemExit(f"cannot read {path}")
+            raise UnreadablePicture(f"cannot read {path}")
         h, w = image.shape[:2]
         truth = yolo_to_pixels(truth_rows, w, h)
         start = time.perf_counter()
@@ -340,6 +340,51 @@ def _count_miss_causes(causes: dict[str, int], proposals: list[Detection],
             causes["not_an_index"] += 1
 
 
+class UnreadablePicture(RuntimeError):
+    """A picture of a set cannot be read (a corrupt or vanished file)."""
+
+
+def missing_pictures(sets: list[str], synthetic_split: str, hands: Path | None) -> str | None:
+    """What a requested set lacks, in one line (None: every set has pictures), so a
+    checkout told to score scenes it never generated says so instead of reporting zeros."""
+    unknown = sorted(set(sets) - {"synthetic", "real", "hands"})
+    if unknown:
+        return f"unknown set {unknown[0]!r} (synthetic, real, hands)"
+    scenes = SCENES / synthetic_split / "images"
+    if "synthetic" in sets and not any(scenes.glob("*.jpg")):
+        return f"no generated scenes in {scenes} (python -m datasets.generate)"
+    if "real" in sets and not (REAL_DIR / "images").is_dir():
+        return f"no real photos in {REAL_DIR / 'images'} (set REAL_CARDS_DIR)"
+    if "hands" in sets and (hands is None or not any(hands.glob("hand-*.truth.json"))):
+        return f"no rendered hands in {hands} (--hands DIR)"
+    return None
+
+
+def measure(detector: Detector, sets: list[str], args: argparse.Namespace) -> dict[str, dict]:
+    """The report of each requested set (:func:`missing_pictures` found them there)."""
+    report: dict[str, dict] = {}
+    if "synthetic" in sets:
+        if args.camera == "off":
+            report[f"synthetic_{args.synthetic_split}_camera_off"] = evaluate(
+                detector, clean_scene_items(args.synthetic_split, args.limit), args.confidence
+            )
+        else:
+            report[f"synthetic_{args.synthetic_split}"] = evaluate(
+                detector, synthetic_items(args.limit, args.synthetic_split), args.confidence
+            )
+    if "real" in sets:
+        report[f"real_{args.real_split}"] = evaluate(
+            detector, real_items(args.real_split, args.limit), args.confidence
+        )
+        # the same photos scored against the source labels alone, for comparison
+        report[f"real_{args.real_split}_original_labels"] = evaluate(
+            detector, real_items(args.real_split, args.limit, added=False), args.confidence
+        )
+    if "hands" in sets:
+        report["hands"] = evaluate(detector, hand_items(args.hands, args.limit), args.confidence)
+    return report
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", type=Path, default=REPO / "models" / "cards.onnx")
@@ -411,28 +456,15 @@ def main(argv: list[str] | None = None) -> int:
         "proposal_confidence": detector.proposal_confidence,
     }
     sets = args.sets.split(",")
-    if "synthetic" in sets:
-        if args.camera == "off":
-            report[f"synthetic_{args.synthetic_split}_camera_off"] = evaluate(
-                detector, clean_scene_items(args.synthetic_split, args.limit), args.confidence
-            )
-        else:
-            report[f"synthetic_{args.synthetic_split}"] = evaluate(
-                detector, synthetic_items(args.limit, args.synthetic_split), args.confidence
-            )
-    if "real" in sets:
-        report[f"real_{args.real_split}"] = evaluate(
-            detector, real_items(args.real_split, args.limit), args.confidence
-        )
-        # the same photos scored against the source labels alone, for comparison
-        report[f"real_{args.real_split}_original_labels"] = evaluate(
-            detector, real_items(args.real_split, args.limit, added=False), args.confidence
-        )
-    if "hands" in sets:
-        if args.hands is None or not any(args.hands.glob("hand-*.truth.json")):
-            print(f"evaluate: no rendered hands in {args.hands} (--hands DIR)", file=sys.stderr)
-            return 2
-        report["hands"] = evaluate(detector, hand_items(args.hands, args.limit), args.confidence)
+    problem = missing_pictures(sets, args.synthetic_split, args.hands)
+    if problem:
+        print(f"evaluate: {problem}", file=sys.stderr)
+        return 2
+    try:
+        report |= measure(detector, sets, args)
+    except UnreadablePicture as unreadable:
+        print(f"evaluate: {unreadable}", file=sys.stderr)
+        return 2
     for name, result in report.items():
         if isinstance(result, dict):
             # the headline figures and why boxes were missed; per class in --out only

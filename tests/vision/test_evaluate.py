@@ -166,6 +166,46 @@ def test_hands_set_without_rendered_hands_is_one_clear_line(tmp_path: Path, caps
     assert err.count("\n") == 0 and "no rendered hands" in err
 
 
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--sets", "synthetic", "--synthetic-split", "val"], "no generated scenes in"),
+        (["--sets", "real,scenes"], "unknown set 'scenes'"),
+    ],
+)
+def test_a_set_without_pictures_is_one_clear_line_not_zeros(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    argv: list[str], said: str,
+) -> None:  # fmt: skip
+    """A checkout that never generated its scenes used to get a report of zeros."""
+    import models.evaluate as evaluate_module
+
+    monkeypatch.setattr(evaluate_module, "SCENES", tmp_path)
+    assert evaluate_module.main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and said in err
+
+
+@pytest.mark.parametrize("camera", ["on", "off"])
+def test_an_unreadable_scene_is_one_clear_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    camera: str,
+) -> None:  # fmt: skip
+    """A scene that cannot be read stops the measurement with one line naming it, read as
+    generated or drawn again without the camera."""
+    import models.evaluate as evaluate_module
+
+    for folder in ("images", "labels"):
+        (tmp_path / "val" / folder).mkdir(parents=True)
+    (tmp_path / "val" / "images" / "1000000.jpg").write_bytes(b"not a picture")
+    (tmp_path / "val" / "labels" / "1000000.txt").write_text("0 0.5 0.5 0.1 0.1\n")
+    monkeypatch.setattr(evaluate_module, "SCENES", tmp_path)
+    argv = ["--sets", "synthetic", "--synthetic-split", "val", "--camera", camera]
+    assert evaluate_module.main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "cannot read" in err and "1000000.jpg" in err
+
+
 def test_label_groups_come_from_what_the_picture_shows() -> None:
     """A label's kind is read off the picture (its size, the picture's edge, the
     brightness inside its box), so any set of pictures can be grouped the same way."""
@@ -218,18 +258,3 @@ def test_scenes_without_the_camera_keep_their_cards_and_labels(tmp_path: Path, m
         assert np.array_equal(picture, cv2.cvtColor(drawn.image, cv2.COLOR_RGB2BGR))
         assert clean_truth == truth
         assert not np.array_equal(picture, cv2.imread(str(path)))  # the camera's effects gone
-
-
-def test_scenes_without_the_camera_name_an_unreadable_scene(tmp_path: Path, monkeypatch) -> None:
-    """A generated scene that cannot be read stops the measurement with one line naming
-    it, as a scene read as generated does."""
-    import models.evaluate as evaluation
-
-    val = tmp_path / "val"
-    for folder in ("images", "labels"):
-        (val / folder).mkdir(parents=True)
-    (val / "images" / "1000000.jpg").write_bytes(b"not a picture")
-    (val / "labels" / "1000000.txt").write_text("")
-    monkeypatch.setattr(evaluation, "SCENES", tmp_path)
-    with pytest.raises(SystemExit, match="cannot read .*1000000.jpg"):
-        list(evaluation.clean_scene_items("val", None))

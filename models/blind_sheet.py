@@ -42,7 +42,7 @@ sys.path.insert(0, str(REPO))
 from datasets.boxes import iou_matrix, yolo_to_pixels  # noqa: E402
 from datasets.label_sheet import sheet  # noqa: E402
 from kiosk.vision.detector import CONFIDENCE, Detector, ModelError, is_euchre_or_five  # noqa: E402
-from models.evaluate import SCENES, synthetic_items  # noqa: E402
+from models.evaluate import SCENES, UnreadablePicture, synthetic_items  # noqa: E402
 
 #: side of a tile in pixels, and how far around the index it reaches (times the index's
 #: longer side, each way): enough of the card for its colour and pips to help, as at a table
@@ -81,7 +81,7 @@ def outcomes(
     for path, truth_rows in synthetic_items(limit, split):
         image = cv2.imread(str(path))
         if image is None:
-            raise SystemExit(f"cannot read {path}")
+            raise UnreadablePicture(f"cannot read {path}")
         h, w = image.shape[:2]
         labelled = [(c, b) for c, b in yolo_to_pixels(truth_rows, w, h)
                     if c is not None and is_euchre_or_five(c)]  # fmt: skip
@@ -151,7 +151,7 @@ def make(labels: list[Label], out: Path, seed: int = 7) -> list[Label]:
         label.n = number
         image = cv2.imread(label.scene)
         if image is None:
-            raise SystemExit(f"cannot read {label.scene}")
+            raise UnreadablePicture(f"cannot read {label.scene}")
         tiles.append(tile(image, label.box, number))
     columns, rows = GRID
     per_sheet = columns * rows
@@ -198,13 +198,21 @@ def main(argv: list[str] | None = None) -> int:
         except ModelError as problem:
             print(f"blind_sheet: {problem}", file=sys.stderr)
             return 2
-        labels = outcomes(detector, args.split, args.limit)
+        try:
+            labels = outcomes(detector, args.split, args.limit)
+        except UnreadablePicture as problem:
+            print(f"blind_sheet: {problem}", file=sys.stderr)
+            return 2
         if not labels:
             scenes = SCENES / args.split
             print(f"blind_sheet: no labelled scenes in {scenes}: run "
                   "`python -m datasets.generate`", file=sys.stderr)  # fmt: skip
             return 2
-        chosen = make(labels, args.out, args.seed)
+        try:
+            chosen = make(labels, args.out, args.seed)
+        except UnreadablePicture as problem:  # a scene gone since it was scored
+            print(f"blind_sheet: {problem}", file=sys.stderr)
+            return 2
         missed = sum(not label.found for label in chosen)
         print(f"{len(chosen)} tiles ({missed} missed, {len(chosen) - missed} found) in {args.out}")
         return 0

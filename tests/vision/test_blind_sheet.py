@@ -90,3 +90,19 @@ def test_no_generated_scenes_is_one_line(tmp_path: Path, monkeypatch: pytest.Mon
     err = capsys.readouterr().err.strip()
     assert "no labelled scenes" in err and "datasets.generate" in err and "\n" not in err
     assert not (tmp_path / "sheets").exists()
+
+
+def test_an_unreadable_scene_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture) -> None:
+    """A corrupt scene stops the sheet with one line naming it (it was a bare exit 1)."""
+    import models.evaluate as evaluate
+
+    val = tmp_path / "scenes" / "val"
+    for folder in ("images", "labels"):
+        (val / folder).mkdir(parents=True)
+    (val / "images" / "1000000.jpg").write_bytes(b"not a picture")
+    (val / "labels" / "1000000.txt").write_text("0 0.5 0.5 0.1 0.1\n")
+    monkeypatch.setattr(evaluate, "SCENES", tmp_path / "scenes")
+    assert main(["make", "--split", "val", "--out", str(tmp_path / "sheets")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("blind_sheet: cannot read") and "1000000.jpg" in err and "\n" not in err

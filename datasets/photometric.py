@@ -7,6 +7,8 @@ random strength and applied to an RGB float32 image in 0..255.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
+
 import cv2
 import numpy as np
 
@@ -88,20 +90,38 @@ def jpeg(img_u8: np.ndarray, rng: Rng) -> np.ndarray:
     return cv2.imdecode(buf, cv2.IMREAD_UNCHANGED) if ok else img_u8
 
 
-def camera(img: np.ndarray, rng: Rng) -> np.ndarray:
-    """Every effect above, each with its own probability; returns uint8 RGB."""
+#: the camera's effects by name, in the order :func:`camera` applies them
+EFFECTS = ("light", "shadow", "glare", "colour", "blur", "noise", "jpeg")
+
+
+def camera(img: np.ndarray, rng: Rng, without: Collection[str] = ()) -> np.ndarray:
+    """Every effect above, each with its own probability; returns uint8 RGB.
+
+    ``without`` names effects (:data:`EFFECTS`) to leave out. Their random draws are
+    still made, so every other effect comes out exactly as it would have: the
+    difference is what the effects left out cost a reader of the picture
+    (``models/evaluate.py --without``).
+    """
+    unknown = set(without) - set(EFFECTS)
+    if unknown:
+        raise ValueError(f"unknown camera effect {sorted(unknown)[0]!r} ({', '.join(EFFECTS)})")
+
+    def apply(name: str, effect: Callable[[np.ndarray, Rng], np.ndarray], image: np.ndarray):
+        done = effect(image, rng)
+        return image if name in without else done
+
     if rng.random() < 0.7:
-        img = light_gradient(img, rng)
+        img = apply("light", light_gradient, img)
     if rng.random() < 0.4:
-        img = shadow(img, rng)
+        img = apply("shadow", shadow, img)
     if rng.random() < 0.3:
-        img = glare(img, rng)
-    img = colour_cast(img, rng)
+        img = apply("glare", glare, img)
+    img = apply("colour", colour_cast, img)
     if rng.random() < 0.6:
-        img = blur(img, rng)
+        img = apply("blur", blur, img)
     if rng.random() < 0.8:
-        img = sensor_noise(img, rng)
+        img = apply("noise", sensor_noise, img)
     out = np.clip(img, 0, 255).astype(np.uint8)
     if rng.random() < 0.6:
-        out = jpeg(out, rng)
+        out = apply("jpeg", jpeg, out)
     return out

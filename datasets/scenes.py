@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -328,14 +329,16 @@ def _labelled_deck(card: str, deck: str, decks: list[str]) -> str:
 
 def render_scene(
     seed: int, size: int = 384, view: str | None = None, camera: bool = True,
-    dark_share: float = DARK_SHARE,
+    dark_share: float = DARK_SHARE, without: Collection[str] = (),
 ) -> Scene:
     """Render scene number ``seed``: the same seed always gives the same picture and labels.
 
     ``camera=False`` leaves out the lighting, noise, blur and JPEG effects (for tests, for
     callers such as a video renderer that apply their own, and for measuring what those
-    effects cost the detector). ``dark_share`` is the share of faces recoloured dark (a
-    scene drawn with another share than the default is another scene).
+    effects cost the detector); ``without`` leaves out only the effects it names
+    (:data:`datasets.photometric.EFFECTS`), every other one drawn as before.
+    ``dark_share`` is the share of faces recoloured dark (a scene drawn with another
+    share than the default is another scene).
     """
     rng = np.random.default_rng(seed)
     if view is None:
@@ -364,7 +367,10 @@ def render_scene(
     )  # fmt: skip
     ids = warp_ids(table.ids, homography, (size, size))
     labels, partial = view_regions(table, ids, homography)
-    image = photometric.camera(image, rng) if camera else np.clip(image, 0, 255).astype(np.uint8)
+    if camera:
+        image = photometric.camera(image, rng, without)
+    else:
+        image = np.clip(image, 0, 255).astype(np.uint8)
     return Scene(image, tuple(labels), view, chosen[0], tuple(partial))
 
 

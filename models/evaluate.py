@@ -22,7 +22,9 @@ which pictures to train on.
 ``--camera off`` scores a split's scenes drawn again from their seeds without the
 camera's effects (light, shadow, glare, blur, noise, JPEG): the same cards and labels, so
 the difference from the scenes as generated is what the camera's effects cost, and what
-is left is what the networks miss on a clean picture.
+is left is what the networks miss on a clean picture. ``--without blur`` (or any of
+``datasets.photometric.EFFECTS``, comma-separated) draws them again leaving out only the
+effects named, every other one as generated: what each effect costs.
 
 A synthetic scene's indices that show in part (the generator's ``ignore/`` files) are
 ignore regions: a detection there is neither right nor false.
@@ -46,7 +48,7 @@ import json
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from itertools import islice
 from pathlib import Path
 
@@ -57,6 +59,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from datasets.boxes import iou_matrix, yolo_to_pixels  # noqa: E402
+from datasets.photometric import EFFECTS  # noqa: E402
 from datasets.real_photos import REAL_DIR, read_labels, split_list  # noqa: E402
 from kiosk.vision.detector import (  # noqa: E402
     CLASSES,
@@ -86,17 +89,23 @@ def synthetic_items(limit: int | None, split: str = "test") -> list[tuple[Path, 
     ]
 
 
-def clean_scene_items(split: str, limit: int | None) -> Iterator[tuple[np.ndarray, Truth]]:
+def clean_scene_items(
+    split: str, limit: int | None, without: Collection[str] | None = None
+) -> Iterator[tuple[np.ndarray, Truth]]:
     """The scenes of a split drawn again from their seeds (the file name) without the
-    camera's effects, with the split's labels (the camera comes last, so the labels are
-    the same). Lazily: each is rendered when it is scored."""
+    camera's effects (``without`` None), or without only the effects it names
+    (:data:`datasets.photometric.EFFECTS`, the others drawn as generated), with the
+    split's labels (the camera comes last, so the labels are the same). Lazily: each is
+    rendered when it is scored."""
     from datasets.scenes import render_scene
 
     for path, truth in synthetic_items(limit, split):
         generated = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)  # for its size
         if generated is None:
             raise UnreadablePicture(f"cannot read {path}")
-        scene = render_scene(int(path.stem), generated.shape[1], camera=False)
+        scene = render_scene(
+            int(path.stem), generated.shape[1], camera=without is not None, without=without or ()
+        )
         yield cv2.cvtColor(scene.image, cv2.COLOR_RGB2BGR), truth
 
 
@@ -368,6 +377,12 @@ def measure(detector: Detector, sets: list[str], args: argparse.Namespace) -> di
             report[f"synthetic_{args.synthetic_split}_camera_off"] = evaluate(
                 detector, clean_scene_items(args.synthetic_split, args.limit), args.confidence
             )
+        elif args.without:
+            report[f"synthetic_{args.synthetic_split}_without_{'_'.join(args.without)}"] = evaluate(
+                detector,
+                clean_scene_items(args.synthetic_split, args.limit, args.without),
+                args.confidence,
+            )
         else:
             report[f"synthetic_{args.synthetic_split}"] = evaluate(
                 detector, synthetic_items(args.limit, args.synthetic_split), args.confidence
@@ -404,6 +419,12 @@ def main(argv: list[str] | None = None) -> int:
         "--camera", default="on", choices=("on", "off"),
         help="off: the synthetic scenes drawn again from their seeds without the camera's "
         "effects (what those cost the networks)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--without", type=lambda text: tuple(text.split(",")), default=(),
+        metavar="EFFECT[,EFFECT]",
+        help="the synthetic scenes drawn again from their seeds without these camera effects "
+        f"({', '.join(EFFECTS)}), every other effect as generated: what those cost",
     )  # fmt: skip
     parser.add_argument("--limit", type=int, help="at most this many images per set")
     parser.add_argument("--sets", default="synthetic,real")
@@ -456,6 +477,11 @@ def main(argv: list[str] | None = None) -> int:
         "proposal_confidence": detector.proposal_confidence,
     }
     sets = args.sets.split(",")
+    unknown = sorted(set(args.without) - set(EFFECTS))
+    if unknown or (args.without and args.camera == "off"):
+        which = f"unknown camera effect {unknown[0]!r}" if unknown else "--camera off and --without"
+        print(f"evaluate: {which} (--without: {', '.join(EFFECTS)})", file=sys.stderr)
+        return 2
     problem = missing_pictures(sets, args.synthetic_split, args.hands)
     if problem:
         print(f"evaluate: {problem}", file=sys.stderr)

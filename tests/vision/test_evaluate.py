@@ -258,3 +258,17 @@ def test_scenes_without_the_camera_keep_their_cards_and_labels(tmp_path: Path, m
         assert np.array_equal(picture, cv2.cvtColor(drawn.image, cv2.COLOR_RGB2BGR))
         assert clean_truth == truth
         assert not np.array_equal(picture, cv2.imread(str(path)))  # the camera's effects gone
+    # --without: the same seeds with only the effects named left out
+    sharp = list(evaluation.clean_scene_items("val", None, ("blur",)))
+    for (path, truth), (picture, sharp_truth) in zip(as_generated, sharp, strict=True):
+        drawn = render_scene(int(path.stem), 96, without=("blur",))
+        assert np.array_equal(picture, cv2.cvtColor(drawn.image, cv2.COLOR_RGB2BGR))
+        assert sharp_truth == truth
+
+
+def test_an_unknown_camera_effect_is_one_clear_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from models.evaluate import main
+
+    assert main(["--sets", "synthetic", "--without", "blur,fog"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "unknown camera effect 'fog'" in err

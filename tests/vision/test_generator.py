@@ -262,3 +262,47 @@ def test_dark_split_draws_more_dark_faces(tmp_path: Path) -> None:
     assert dark[0] < dark[1]
     assert np.array_equal(render_scene(5, 96, dark_share=DARK_SHARE).image,
                           render_scene(5, 96).image)
+
+
+def test_a_camera_effect_left_out_leaves_the_others_as_drawn() -> None:
+    """``without`` makes every random draw still, so a scene drawn without one effect
+    differs from the generated one by that effect alone: what it costs can be measured."""
+    from datasets import photometric
+
+    picture = np.random.default_rng(0).uniform(0, 255, (64, 64, 3)).astype(np.float32)
+    every = photometric.camera(picture.copy(), np.random.default_rng(5))
+    assert np.array_equal(every, photometric.camera(picture.copy(), np.random.default_rng(5), ()))
+    none = photometric.camera(picture.copy(), np.random.default_rng(5), photometric.EFFECTS)
+    assert np.array_equal(none, np.clip(picture, 0, 255).astype(np.uint8))
+    for effect in photometric.EFFECTS:
+        first, second = np.random.default_rng(5), np.random.default_rng(5)
+        photometric.camera(picture.copy(), first, (effect,))
+        photometric.camera(picture.copy(), second)
+        assert first.random() == second.random()  # the same draws, whatever is left out
+    with pytest.raises(ValueError, match="unknown camera effect 'blurr'"):
+        photometric.camera(picture, np.random.default_rng(5), ("blurr",))
+
+
+@pytest.mark.parametrize(("seed", "blurred"), [(7, True), (8, False)])
+def test_a_scene_drawn_without_blur_is_sharper_where_it_was_blurred(
+    seed: int, blurred: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without blur a blurred scene's cards are sharper and its labels the same; a scene
+    the camera never blurred comes out as it was."""
+    from datasets import photometric
+
+    calls: list[int] = []
+    blur = photometric.blur
+    monkeypatch.setattr(photometric, "blur", lambda img, rng: calls.append(1) or blur(img, rng))
+    drawn = render_scene(seed, size=256)
+    assert bool(calls) == blurred
+    sharp = render_scene(seed, size=256, without=("blur",))
+    assert sharp.labels == drawn.labels
+
+    def edges(image: np.ndarray) -> float:
+        return float(np.abs(np.diff(image.astype(np.float32), axis=1)).mean())
+
+    if blurred:
+        assert edges(sharp.image) > 1.05 * edges(drawn.image)
+    else:
+        assert np.array_equal(sharp.image, drawn.image)

@@ -284,6 +284,20 @@ def warm_start(model, path: Path, patches: np.ndarray) -> None:
     weights = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
     convs = [n for n in graph.node if n.op_type == "Conv"]
     gemm = next(n for n in graph.node if n.op_type == "Gemm")
+    exported = int(weights[convs[0].input[1]].shape[0]) if convs else 0
+    if convs and exported < model[0].out_channels:
+        # a narrower network's export (``--width`` wider than it): rebuilt as it was,
+        # warm-started from the export, then widened, as from a narrower saved state
+        classes = int(weights[gemm.input[1]].shape[0])
+        features = int(weights[gemm.input[1]].shape[1])
+        width = exported / CHANNELS[0]
+        grid = round((features / channels(width)[-1]) ** 0.5)
+        narrow = build_network(classes, grid, width)
+        warm_start(narrow, path, patches)
+        print(f"widening {path.name}: {exported} -> {model[0].out_channels} channels in the "
+              "first layer")
+        widen(narrow, model, noise=0.01)
+        return
     layers = list(model)
     conv_layers = [m for m in layers if isinstance(m, torch.nn.Conv2d)]
     norms = [m for m in layers if isinstance(m, torch.nn.BatchNorm2d)]

@@ -518,6 +518,43 @@ def test_a_widened_network_starts_computing_what_the_narrow_one_did(
     assert np.abs(got_training - want_training).max() < 0.1 * np.abs(want_training).max()
 
 
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch is not installed")
+def test_a_wider_network_continued_from_an_export_is_widened(tmp_path: Path) -> None:
+    """``--init X.onnx --width 2`` once loaded the narrow export's tensors over the wide
+    network's own, so it trained the narrow network again under a wide name; the export
+    is now rebuilt narrow, loaded, then widened: more channels, the export's answers."""
+    import torch
+
+    sys.path.insert(0, str(REPO / "models"))
+    import train_classifier as trainer
+
+    from kiosk.vision.index_classifier import IndexClassifier
+
+    torch.manual_seed(3)
+    narrow = trainer.build_network(len(LABELS))
+    patches = np.random.default_rng(2).integers(0, 255, (300, PATCH, PATCH, 3), dtype=np.uint8)
+    with torch.no_grad():
+        narrow.train()
+        for _ in range(3):
+            narrow(trainer.to_tensor(patches).float() / 255)
+    narrow.eval()
+    export = tmp_path / "narrow.onnx"
+    trainer.export(narrow, list(LABELS), export)
+    wide = trainer.build_network(len(LABELS), width=2.0)
+    trainer.warm_start(wide, export, patches)
+    assert [m.out_channels for m in wide if isinstance(m, torch.nn.Conv2d)] == [
+        64, 128, 128, 256, 256, 384
+    ]
+    assert all(p.shape == q.shape for p, q in zip(
+        wide.parameters(), trainer.build_network(len(LABELS), width=2.0).parameters(), strict=True
+    ))  # fmt: skip
+    wide.eval()
+    with torch.no_grad():
+        got = torch.softmax(wide(trainer.to_tensor(patches[:50]).float() / 255), 1).numpy()
+    want = IndexClassifier(export, turns=1)._read(list(patches[:50]), 1)
+    assert (got.argmax(1) == want.argmax(1)).mean() >= 0.95
+
+
 def test_widening_without_noise_is_exact() -> None:
     """Each new channel copies an old one and the next layer shares that channel's weights
     among its copies: the same logits to rounding."""

@@ -285,14 +285,13 @@ def warm_start(model, path: Path, patches: np.ndarray) -> None:
     convs = [n for n in graph.node if n.op_type == "Conv"]
     gemm = next(n for n in graph.node if n.op_type == "Gemm")
     exported = int(weights[convs[0].input[1]].shape[0]) if convs else 0
+    if convs and exported > model[0].out_channels:
+        raise ValueError(f"{path} is a wider network than --width asks for")
     if convs and exported < model[0].out_channels:
         # a narrower network's export (``--width`` wider than it): rebuilt as it was,
         # warm-started from the export, then widened, as from a narrower saved state
-        classes = int(weights[gemm.input[1]].shape[0])
-        features = int(weights[gemm.input[1]].shape[1])
-        width = exported / CHANNELS[0]
-        grid = round((features / channels(width)[-1]) ** 0.5)
-        narrow = build_network(classes, grid, width)
+        classes, features = (int(n) for n in weights[gemm.input[1]].shape)
+        narrow = _network_of(classes, features, exported / CHANNELS[0])
         warm_start(narrow, path, patches)
         print(f"widening {path.name}: {exported} -> {model[0].out_channels} channels in the "
               "first layer")
@@ -353,11 +352,17 @@ def _narrower(model, state: dict):  # -> torch.nn.Module | None
     classes, features = state[head[0]].shape
     if classes != model[-1].out_features:
         return None
-    last = channels(width)[-1]
-    grid = round((features / last) ** 0.5)
-    narrow = build_network(classes, grid, width)
+    narrow = _network_of(classes, features, width)
     narrow.load_state_dict(state)
     return narrow
+
+
+def _network_of(classes: int, features: int, width: float):  # -> torch.nn.Module
+    """A fresh network of ``width`` whose last layer maps ``features`` inputs to
+    ``classes`` (the pooling grid follows: features are the last channels times the grid's
+    cells), to load a saved state or an export into before widening it."""
+    grid = round((features / channels(width)[-1]) ** 0.5)
+    return build_network(classes, grid, width)
 
 
 def export(

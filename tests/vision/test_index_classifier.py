@@ -553,6 +553,8 @@ def test_a_wider_network_continued_from_an_export_is_widened(tmp_path: Path) -> 
         got = torch.softmax(wide(trainer.to_tensor(patches[:50]).float() / 255), 1).numpy()
     want = IndexClassifier(export, turns=1)._read(list(patches[:50]), 1)
     assert (got.argmax(1) == want.argmax(1)).mean() >= 0.95
+    with pytest.raises(ValueError, match="wider network than --width"):
+        trainer.warm_start(trainer.build_network(len(LABELS), width=0.5), export, patches)
 
 
 def test_widening_without_noise_is_exact() -> None:

@@ -94,6 +94,13 @@ def jpeg(img_u8: np.ndarray, rng: Rng) -> np.ndarray:
 EFFECTS = ("light", "shadow", "glare", "colour", "blur", "noise", "jpeg")
 
 
+def check_effects(names: Collection[str]) -> None:
+    """Raise ValueError naming the first of ``names`` that is not one of :data:`EFFECTS`."""
+    unknown = sorted(set(names) - set(EFFECTS))
+    if unknown:
+        raise ValueError(f"unknown camera effect {unknown[0]!r} ({', '.join(EFFECTS)})")
+
+
 def camera(img: np.ndarray, rng: Rng, without: Collection[str] = ()) -> np.ndarray:
     """Every effect above, each with its own probability; returns uint8 RGB.
 
@@ -102,9 +109,7 @@ def camera(img: np.ndarray, rng: Rng, without: Collection[str] = ()) -> np.ndarr
     difference is what the effects left out cost a reader of the picture
     (``models/evaluate.py --without``).
     """
-    unknown = set(without) - set(EFFECTS)
-    if unknown:
-        raise ValueError(f"unknown camera effect {sorted(unknown)[0]!r} ({', '.join(EFFECTS)})")
+    check_effects(without)
 
     def apply(name: str, effect: Callable[[np.ndarray, Rng], np.ndarray], image: np.ndarray):
         done = effect(image, rng)

@@ -198,19 +198,15 @@ def main(argv: list[str] | None = None) -> int:
         except ModelError as problem:
             print(f"blind_sheet: {problem}", file=sys.stderr)
             return 2
-        try:
+        try:  # a scene unreadable when scored, or gone by the time its tile is cut
             labels = outcomes(detector, args.split, args.limit)
-        except UnreadablePicture as problem:
-            print(f"blind_sheet: {problem}", file=sys.stderr)
-            return 2
-        if not labels:
-            scenes = SCENES / args.split
-            print(f"blind_sheet: no labelled scenes in {scenes}: run "
-                  "`python -m datasets.generate`", file=sys.stderr)  # fmt: skip
-            return 2
-        try:
+            if not labels:
+                scenes = SCENES / args.split
+                print(f"blind_sheet: no labelled scenes in {scenes}: run "
+                      "`python -m datasets.generate`", file=sys.stderr)  # fmt: skip
+                return 2
             chosen = make(labels, args.out, args.seed)
-        except UnreadablePicture as problem:  # a scene gone since it was scored
+        except UnreadablePicture as problem:
             print(f"blind_sheet: {problem}", file=sys.stderr)
             return 2
         missed = sum(not label.found for label in chosen)

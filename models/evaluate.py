@@ -59,7 +59,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from datasets.boxes import iou_matrix, yolo_to_pixels  # noqa: E402
-from datasets.photometric import EFFECTS  # noqa: E402
+from datasets.photometric import EFFECTS, check_effects  # noqa: E402
 from datasets.real_photos import REAL_DIR, read_labels, split_list  # noqa: E402
 from kiosk.vision.detector import (  # noqa: E402
     CLASSES,
@@ -477,10 +477,14 @@ def main(argv: list[str] | None = None) -> int:
         "proposal_confidence": detector.proposal_confidence,
     }
     sets = args.sets.split(",")
-    unknown = sorted(set(args.without) - set(EFFECTS))
-    if unknown or (args.without and args.camera == "off"):
-        which = f"unknown camera effect {unknown[0]!r}" if unknown else "--camera off and --without"
-        print(f"evaluate: {which} (--without: {', '.join(EFFECTS)})", file=sys.stderr)
+    try:
+        check_effects(args.without)
+    except ValueError as problem:
+        print(f"evaluate: --without: {problem}", file=sys.stderr)
+        return 2
+    if args.without and args.camera == "off":
+        print("evaluate: --camera off leaves out every effect: no --without with it",
+              file=sys.stderr)  # fmt: skip
         return 2
     problem = missing_pictures(sets, args.synthetic_split, args.hands)
     if problem:

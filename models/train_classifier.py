@@ -265,9 +265,7 @@ def warm_start(model, path: Path, patches: np.ndarray) -> None:
         state = torch.load(path, map_location="cpu")
         narrow = _narrower(model, state)
         if narrow is not None:
-            print(f"widening {path.name}: {narrow[0].out_channels} -> "
-                  f"{model[0].out_channels} channels in the first layer")
-            widen(narrow, model, noise=0.01)
+            _widen_from(narrow, model, path)
             return
         own = model.state_dict()
         fitting = {k: v for k, v in state.items() if k in own and own[k].shape == v.shape}
@@ -293,9 +291,7 @@ def warm_start(model, path: Path, patches: np.ndarray) -> None:
         classes, features = (int(n) for n in weights[gemm.input[1]].shape)
         narrow = _network_of(classes, features, exported / CHANNELS[0])
         warm_start(narrow, path, patches)
-        print(f"widening {path.name}: {exported} -> {model[0].out_channels} channels in the "
-              "first layer")
-        widen(narrow, model, noise=0.01)
+        _widen_from(narrow, model, path)
         return
     layers = list(model)
     conv_layers = [m for m in layers if isinstance(m, torch.nn.Conv2d)]
@@ -355,6 +351,14 @@ def _narrower(model, state: dict):  # -> torch.nn.Module | None
     narrow = _network_of(classes, features, width)
     narrow.load_state_dict(state)
     return narrow
+
+
+def _widen_from(narrow, model, path: Path) -> None:
+    """Widen ``narrow`` (rebuilt from ``path``, a saved state or an export) into
+    ``model``, saying so: a run that was asked to be wider must not quietly stay narrow."""
+    print(f"widening {path.name}: {narrow[0].out_channels} -> {model[0].out_channels} "
+          "channels in the first layer")
+    widen(narrow, model, noise=0.01)
 
 
 def _network_of(classes: int, features: int, width: float):  # -> torch.nn.Module

@@ -142,6 +142,19 @@ def checked_on_renege_screen(record: dict[str, Any], want: list[list[str]],
         tricks = answered(want, tricks, checked)
 
 
+def model_detector(job: dict[str, Any]) -> Any:
+    """The kiosk's detector with the networks and proposal threshold a job names (the
+    committed ones where it names none), on one thread: the other core reads and shows."""
+    from kiosk.vision.detector import PROPOSAL_CONFIDENCE, Detector
+
+    suits = job.get("suit_reader") or "auto"
+    context = job.get("context_reader") or "auto"
+    return Detector(job.get("model"), index_classifier=job.get("classifier") or "auto",
+                    suit_reader=None if suits == "none" else suits,
+                    context_reader=None if context == "none" else context, threads=1,
+                    proposal_confidence=job.get("proposal_confidence") or PROPOSAL_CONFIDENCE)
+
+
 def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
     truth = json.loads(Path(job["truth"]).read_text(encoding="utf-8"))
     record = truth["record"]
@@ -150,15 +163,7 @@ def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
         detector: Any = OracleDetector(truth["frames"], tuple(truth["size"]), seed=job["seed"],
                                        noise=OracleNoise.level(job["noise"]))
     elif detector_name == "model":
-        from kiosk.vision.detector import Detector
-
-        # one thread: the other core reads and shows
-        namer = job.get("classifier") or "auto"
-        suits = job.get("suit_reader") or "auto"
-        context = job.get("context_reader") or "auto"
-        detector = Detector(job.get("model"), index_classifier=namer,
-                            suit_reader=None if suits == "none" else suits,
-                            context_reader=None if context == "none" else context, threads=1)
+        detector = model_detector(job)
     saved = _saved_stream(job)
     started = time.perf_counter()
     if detector_name == "replay":
@@ -402,21 +407,28 @@ def main(argv: list[str] | None = None) -> int:
                         help="model: the classifier's confidence from which a box goes to "
                              f"the reader (default {READ_CONFIDENCE}, the kiosk's); replay: "
                              "keep only the saved boxes from this confidence up")
+    parser.add_argument("--proposal-confidence", type=float, default=None,
+                        help="model: the YOLO model's score from which a box is proposed to "
+                             "the classifier (default: the detector's, 0.02)")
     parser.add_argument("--streams", action="store_true",
                         help="oracle only: skip the pictures, feed the scene's boxes (fast; "
                              "no video decoding, no mat calibration)")
     args = parser.parse_args(argv)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     if args.streams and args.detector != "oracle":
         parser.error("--streams works with --detector oracle only")
+    if args.proposal_confidence is not None and not 0 < args.proposal_confidence <= 1:
+        parser.error(f"--proposal-confidence must be over 0 and at most 1, "
+                     f"not {args.proposal_confidence}")
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
     jobs = [plan(i, args.seed) | {"dir": str(out), "fps": args.fps, "model": args.model,
                                   "classifier": args.classifier, "streams": args.streams,
                                   "suit_reader": args.suit_reader,
                                   "context_reader": args.context_reader,
                                   "scale": args.scale,
                                   "index_pixels": args.index_pixels,
-                                  "box_confidence": args.box_confidence}
+                                  "box_confidence": args.box_confidence,
+                                  "proposal_confidence": args.proposal_confidence}
             for i in range(args.hands)]
     started = time.time()
     with ProcessPoolExecutor(max_workers=args.workers) as pool:

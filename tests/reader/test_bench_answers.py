@@ -8,6 +8,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
 
@@ -16,6 +18,8 @@ from bench_reader import (  # noqa: E402
     asked_seats,
     card_latencies,
     checked_on_renege_screen,
+    main,
+    model_detector,
     verdict,
 )
 
@@ -114,3 +118,19 @@ def test_latency_to_the_right_name_and_to_the_first_answer() -> None:
     # East's TC was asked about at 0.6 s; South's JC at 0.9 s (not by the out-of-turn
     # notice); the question at 6.4 s is about trick 1, not East's AH in trick 2
     assert [round(v, 2) for v in first_answer] == [0.5, 0.6, 0.9, 1.5]
+
+
+def test_a_job_reads_with_the_proposal_threshold_it_names() -> None:
+    from kiosk.vision.detector import PROPOSAL_CONFIDENCE
+
+    assert model_detector({}).proposal_confidence == PROPOSAL_CONFIDENCE
+    assert model_detector({"proposal_confidence": 0.01}).proposal_confidence == 0.01
+
+
+def test_a_proposal_threshold_outside_zero_to_one_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path,
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["--proposal-confidence", "0", "--out", str(tmp_path)])
+    assert stop.value.code == 2
+    assert "--proposal-confidence must be over 0 and at most 1" in capsys.readouterr().err

@@ -452,6 +452,21 @@ def main(argv: list[str] | None = None) -> int:
         help="picture scales the proposal network runs at (pooled)",
     )  # fmt: skip
     args = parser.parse_args(argv)
+    # what the command line asks is checked before the four networks load (seconds)
+    sets = args.sets.split(",")
+    try:
+        check_effects(args.without)
+    except ValueError as problem:
+        print(f"evaluate: --without: {problem}", file=sys.stderr)
+        return 2
+    if args.without and args.camera == "off":
+        print("evaluate: --camera off leaves out every effect: no --without with it",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    problem = missing_pictures(sets, args.synthetic_split, args.hands)
+    if problem:
+        print(f"evaluate: {problem}", file=sys.stderr)
+        return 2
     namer = None if args.classifier == "none" else args.classifier
     try:
         detector = Detector(
@@ -476,20 +491,6 @@ def main(argv: list[str] | None = None) -> int:
         "scales": list(detector.scales),
         "proposal_confidence": detector.proposal_confidence,
     }
-    sets = args.sets.split(",")
-    try:
-        check_effects(args.without)
-    except ValueError as problem:
-        print(f"evaluate: --without: {problem}", file=sys.stderr)
-        return 2
-    if args.without and args.camera == "off":
-        print("evaluate: --camera off leaves out every effect: no --without with it",
-              file=sys.stderr)  # fmt: skip
-        return 2
-    problem = missing_pictures(sets, args.synthetic_split, args.hands)
-    if problem:
-        print(f"evaluate: {problem}", file=sys.stderr)
-        return 2
     try:
         report |= measure(detector, sets, args)
     except UnreadablePicture as unreadable:

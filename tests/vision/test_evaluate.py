@@ -166,6 +166,19 @@ def test_hands_set_without_rendered_hands_is_one_clear_line(tmp_path: Path, caps
     assert err.count("\n") == 0 and "no rendered hands" in err
 
 
+def test_the_command_line_is_checked_before_the_networks_load(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    """A set with no pictures is said at once, not after the four networks have loaded (a
+    model that is not there shows the order: the pictures are named, not the model)."""
+    from models.evaluate import main
+
+    argv = ["--sets", "hands", "--hands", str(tmp_path), "--model", str(tmp_path / "no.onnx")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "no rendered hands" in err
+
+
 @pytest.mark.parametrize(
     ("argv", "said"),
     [

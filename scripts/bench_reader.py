@@ -43,7 +43,7 @@ import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -72,6 +72,9 @@ from kiosk.vision.reader import (  # noqa: E402
     UNSURE,
     Detection,
 )
+
+if TYPE_CHECKING:
+    from kiosk.vision.detector import Detector
 
 NOISE_CYCLE = ("typical", "harsh", "clean")
 
@@ -142,7 +145,7 @@ def checked_on_renege_screen(record: dict[str, Any], want: list[list[str]],
         tricks = answered(want, tricks, checked)
 
 
-def model_detector(job: dict[str, Any]) -> Any:
+def model_detector(job: dict[str, Any]) -> Detector:
     """The kiosk's detector with the networks and proposal threshold a job names (the
     committed ones where it names none), on one thread: the other core reads and shows."""
     from kiosk.vision.detector import PROPOSAL_CONFIDENCE, Detector

@@ -290,9 +290,18 @@ def warm_start(model, path: Path, patches: np.ndarray) -> None:
         # warm-started from the export, then widened, as from a narrower saved state
         classes, features = (int(n) for n in weights[gemm.input[1]].shape)
         narrow = _network_of(classes, features, exported / CHANNELS[0])
-        warm_start(narrow, path, patches)
+        _load_export(narrow, weights, convs, gemm, patches)
         _widen_from(narrow, model, path)
         return
+    _load_export(model, weights, convs, gemm, patches)
+
+
+def _load_export(model, weights: dict, convs: list, gemm, patches: np.ndarray) -> None:
+    """Put an export's tensors (``weights`` by name; its ``convs`` and ``gemm`` nodes, the
+    file parsed once by :func:`warm_start`) into ``model``, a network of the same width,
+    each batch norm set to reproduce its folded bias on a sample of ``patches``."""
+    import torch
+
     layers = list(model)
     conv_layers = [m for m in layers if isinstance(m, torch.nn.Conv2d)]
     norms = [m for m in layers if isinstance(m, torch.nn.BatchNorm2d)]

@@ -454,6 +454,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     # what the command line asks is checked before the four networks load (seconds)
     sets = args.sets.split(",")
+    for option, value in (("--confidence", args.confidence),
+                          ("--proposal-confidence", args.proposal_confidence)):  # fmt: skip
+        if not 0 < value <= 1:
+            print(f"evaluate: {option} must be over 0 and at most 1, not {value}",
+                  file=sys.stderr)  # fmt: skip
+            return 2
+    if min(args.scales) <= 0:
+        print(f"evaluate: --scales must all be over 0, not {min(args.scales)}", file=sys.stderr)
+        return 2
     try:
         check_effects(args.without)
     except ValueError as problem:

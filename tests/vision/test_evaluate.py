@@ -285,3 +285,23 @@ def test_an_unknown_camera_effect_is_one_clear_line(capsys: pytest.CaptureFixtur
     assert main(["--sets", "synthetic", "--without", "blur,fog"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "unknown camera effect 'fog'" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--proposal-confidence", "0"], "--proposal-confidence must be over 0 and at most 1"),
+        (["--proposal-confidence", "1.5"], "--proposal-confidence must be over 0"),
+        (["--confidence", "-0.1"], "--confidence must be over 0 and at most 1, not -0.1"),
+        (["--scales", "1", "0"], "--scales must all be over 0, not 0.0"),
+    ],
+)
+def test_a_threshold_or_scale_out_of_range_is_one_clear_line(
+    argv: list[str], said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Said before the networks load: with a model that is not there, the number is named."""
+    from models.evaluate import main
+
+    assert main([*argv, "--sets", "synthetic", "--model", str(tmp_path / "no.onnx")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and said in err

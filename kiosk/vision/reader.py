@@ -818,9 +818,7 @@ class TrickReader:
                 settled = max(euchre, key=lambda tr: tr.at_rest)
                 due = self._due(seat, settled, euchre, play, t)
                 if due:
-                    best = settled
-                    runner_up = max((tr.total * self._rival_weight(tr, settled)
-                                     for tr in euchre if tr is not settled), default=0.0)
+                    best, runner_up = settled, self._runner_up(settled, euchre)
             if best is None or not (dominant or due):
                 stray = self._stray(seat, tracks, t)
                 events += stray
@@ -974,10 +972,15 @@ class TrickReader:
             return None, 0.0
         # Ranked by all the evidence since each name was first seen here, not a window:
         # a card that reads half JD, half JH must stay undecided however the frames fall.
-        ranked = sorted(candidates, key=lambda tr: -tr.total)
-        if len(ranked) == 1:
-            return ranked[0], 0.0
-        return ranked[0], ranked[1].total * self._rival_weight(ranked[1], ranked[0])
+        best = max(candidates, key=lambda tr: tr.total)
+        return best, self._runner_up(best, candidates)
+
+    def _runner_up(self, track: _Track, candidates: list[_Track]) -> float:
+        """The evidence of the strongest rival to ``track`` among ``candidates``, each
+        counted as :meth:`_rival_weight` says (so a played name read more can count for
+        less than a name still to come read less)."""
+        return max((tr.total * self._rival_weight(tr, track)
+                    for tr in candidates if tr is not track), default=0.0)
 
     def _rival_weight(self, rival: _Track, track: _Track) -> float:
         """How much a rival name's evidence counts against a track's: a deck holds one

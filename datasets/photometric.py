@@ -76,9 +76,14 @@ def blur(img: np.ndarray, rng: Rng) -> np.ndarray:
     return cv2.filter2D(img, -1, kernel)
 
 
+#: the range of the sensor noise's strength, drawn first by :func:`sensor_noise`
+#: (``models/naming_bound.py`` reads the draw to know how much a picture's noise hides)
+NOISE_SIGMA = (2.0, 14.0)
+
+
 def sensor_noise(img: np.ndarray, rng: Rng) -> np.ndarray:
     """Gaussian read noise plus a little brightness-dependent shot noise."""
-    sigma = rng.uniform(2, 14)
+    sigma = rng.uniform(*NOISE_SIGMA)
     noise = rng.normal(0, 1, img.shape).astype(np.float32)
     return img + noise * (sigma * (0.5 + img / 510.0))
 

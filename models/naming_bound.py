@@ -19,9 +19,11 @@ that follow the noise only lose information. So for each label
 
     P(no reader names it) >= max over rivals Y of Phi(-d_Y / 2)
 
-whatever the reader, and one minus the mean of that bound over a class's labels bounds
-the recall (so the AP) any detector can reach on it. Rivals are the names a printed index
-can be taken for (the same rank in the other suits, the look-alike ranks of its suit):
+whatever the reader (near enough: the camera's noise grows a little with brightness, and
+``d`` takes its strength at the two drawings' mean), and one minus the mean of that bound
+over a class's labels bounds the recall (so the AP) any detector can reach on it. Rivals
+are the names a printed index can be taken for (the same rank in the other suits, the
+look-alike ranks of its suit):
 leaving a name out only loosens the bound, never breaks it. A scene drawn without noise
 (a fifth of them) gives no bound: its labels count as nameable.
 

@@ -323,8 +323,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"naming_bound: {problem}", file=sys.stderr)
             return 2
     jobs = [(int(p.stem), first.shape[1], args.measure_under, p) for p in images]
-    with Pool(args.workers) as pool:
-        rows = [r for part in pool.starmap(scene_bounds, jobs) for r in part]
+    try:
+        with Pool(args.workers) as pool:
+            rows = [r for part in pool.starmap(scene_bounds, jobs) for r in part]
+    except ValueError as problem:  # a saved scene that cannot be read
+        print(f"naming_bound: {problem}", file=sys.stderr)
+        return 2
     if detector is not None:
         found = detector_outcomes(detector, args.split, args.limit)
         for row in rows:

@@ -119,3 +119,19 @@ def test_a_network_that_will_not_load_is_one_line_before_the_long_part(
     err = capsys.readouterr().err.strip()
     assert err.startswith("naming_bound: ") and "no.onnx" in err and "\n" not in err
     assert not out.exists()
+
+
+def test_an_unreadable_scene_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    images = tmp_path / "val" / "images"
+    images.mkdir(parents=True)
+    _save(render_scene(SEED, SIZE).image, images / f"{SEED}.jpg")
+    (images / "20.jpg").write_bytes(b"not a picture")
+    monkeypatch.setattr(naming_bound, "SCENES", tmp_path)
+    out = tmp_path / "x.json"
+    argv = ["--split", "val", "--workers", "1", "--measure-under", "0", "--out", str(out)]
+    assert naming_bound.main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"naming_bound: cannot read {images / '20.jpg'}"
+    assert not out.exists()

@@ -128,6 +128,25 @@ def renege_proofs(record: dict[str, Any], tricks: list[list[str]]
     return list(result.get("reneges", [])), None
 
 
+def renege_counts(record: dict[str, Any], want: list[list[str]], got: list[list[str]],
+                  after: list[list[str]]) -> tuple[dict[str, int], str | None]:
+    """The reneges read against the true ones: from the raw read, after the players
+    answered the kiosk's questions (``after``), and after the renege screen's check; and
+    why the raw read could not be judged, if it could not (a trick left short: a renege
+    in it is missed until the players answer)."""
+    true, _ = verdict(record, want)
+    read, error = verdict(record, got)
+    answered_reneges, _ = verdict(record, after)
+    checked, _ = verdict(record, checked_on_renege_screen(record, want, after))
+    return {
+        "false_reneges": len(read - true), "missed_reneges": len(true - read),
+        "true_reneges": len(true),
+        "false_reneges_after_answers": len(answered_reneges - true),
+        "missed_reneges_after_answers": len(true - answered_reneges),
+        "false_reneges_after_check": len(checked - true),
+    }, error
+
+
 def checked_on_renege_screen(record: dict[str, Any], want: list[list[str]],
                              tricks: list[list[str]]) -> list[list[str]]:
     """The tricks after the players looked at each renege the kiosk flagged: its screen
@@ -204,10 +223,7 @@ def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
     wrong += sum(1 for slot in read_slots if slot not in true_slots)
     asked = asked_seats(reading.events)
     after = answered(want, got, asked)
-    true_reneges, _ = verdict(record, want)
-    read_reneges, error = verdict(record, got)
-    answered_reneges, _ = verdict(record, after)
-    checked_reneges, _ = verdict(record, checked_on_renege_screen(record, want, after))
+    reneges, error = renege_counts(record, want, got, after)
     latencies, answer_latencies = card_latencies(reading.events, truth["plays"])
     return {
         "seed": job["seed"], "view": job["view"], "mat": job["mat"], "noise": job["noise"],
@@ -215,11 +231,8 @@ def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
         "tricks": max(len(want), len(got)), "exact": exact, "plays": len(true_slots),
         "exact_after_answers": sum(1 for a, b in zip(want, after, strict=False) if a == b),
         "questions": len(asked),
-        "wrong": wrong, "false_reneges": len(read_reneges - true_reneges),
-        "missed_reneges": len(true_reneges - read_reneges), "true_reneges": len(true_reneges),
-        "false_reneges_after_answers": len(answered_reneges - true_reneges),
-        "false_reneges_after_check": len(checked_reneges - true_reneges),
-        "record_error": error, "latencies": latencies, "answer_latencies": answer_latencies,
+        "wrong": wrong, **reneges, "record_error": error,
+        "latencies": latencies, "answer_latencies": answer_latencies,
         "warnings": Counter(w.kind for w in reading.warnings),
         "rereads": sum(1 for _t, e in reading.events if isinstance(e, CardReread)),
         "tricky": Counter(e["kind"] for e in truth["events"]),
@@ -341,6 +354,8 @@ def summarize(name: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
         # ... and once the players looked at the two cards the renege screen shows
         "false_reneges_after_check": sum(r.get("false_reneges_after_check", 0) for r in rows),
         "missed_reneges": sum(r["missed_reneges"] for r in rows),
+        "missed_reneges_after_answers": sum(
+            r.get("missed_reneges_after_answers", r["missed_reneges"]) for r in rows),
         "true_reneges": sum(r["true_reneges"] for r in rows),
         # from a card coming to rest to the event that names it right (the target is a
         # second: over_1s counts the cards that missed it) ...

@@ -20,6 +20,7 @@ from bench_reader import (  # noqa: E402
     checked_on_renege_screen,
     main,
     model_detector,
+    renege_counts,
     verdict,
 )
 
@@ -134,3 +135,27 @@ def test_a_proposal_threshold_outside_zero_to_one_is_one_line_and_exit_2(
         main(["--proposal-confidence", "0", "--out", str(tmp_path)])
     assert stop.value.code == 2
     assert "--proposal-confidence must be over 0 and at most 1" in capsys.readouterr().err
+
+
+def test_a_renege_proved_by_a_card_left_unread_is_missed_until_the_players_answer() -> None:
+    """North really reneged (a club on a spade lead; the AS, played last, proves it). The
+    reader left the AS out of trick 5 and asked for it: the raw read has no proof, so the
+    renege is missed there; once the players answer, it stands. (As in hand 16075.)"""
+    short = [*MISREAD[:4], ["E:TS", "S:9D", "W:JC"]]
+    after = answered(MISREAD, short, {(4, "N")})
+    assert after == MISREAD
+    counts, error = renege_counts(RECORD, MISREAD, short, after)
+    assert error is None
+    assert counts == {
+        "false_reneges": 0, "missed_reneges": 1, "true_reneges": 1,
+        "false_reneges_after_answers": 0, "missed_reneges_after_answers": 0,
+        "false_reneges_after_check": 0,
+    }  # fmt: skip
+    # unasked, it stays missed
+    counts, _ = renege_counts(RECORD, MISREAD, short, answered(MISREAD, short, set()))
+    assert counts["missed_reneges_after_answers"] == 1
+    # a trick left short in the middle cannot be scored at all: said why
+    middle = [MISREAD[0], ["E:KD", "S:TD", "W:QS"], *MISREAD[2:]]
+    counts, error = renege_counts(RECORD, MISREAD, middle, middle)
+    assert error == "trick 2 has 3 cards, but 4 players play to each trick"
+    assert counts["missed_reneges"] == counts["missed_reneges_after_answers"] == 1

@@ -19,6 +19,11 @@ Box = tuple[float, float, float, float]
 YoloBox = tuple[float, float, float, float]
 
 
+def long_side(box: Box) -> float:
+    """A box's longer side (x1, y1, x2, y2): an index's size whatever way it lies."""
+    return max(box[2] - box[0], box[3] - box[1])
+
+
 def read_yolo_labels(path: Path) -> list[tuple[int, YoloBox]]:
     """The (class id, box) lines of a YOLO label file."""
     rows = []

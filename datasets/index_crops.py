@@ -33,7 +33,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from datasets.boxes import Box, YoloBox, iou_matrix, read_yolo_labels, yolo_to_pixels
+from datasets.boxes import Box, YoloBox, iou_matrix, long_side, read_yolo_labels, yolo_to_pixels
 from datasets.classes import CLASS_ID, CLASSES
 from datasets.real_photos import REAL_DIR, read_labels, split_list
 from kiosk.vision.index_classifier import MARGIN, NONE, PATCH, crop
@@ -255,8 +255,8 @@ def build(sources: list[Source], detector_model: Path | None, seed: int = 0,
             unnamed += [b for c, b in boxes if c == UNNAMED]
             boxes = [(c, b) for c, b in boxes if c != UNNAMED]
             if shrink:
-                unnamed += [b for _, b in boxes if _long_side(b) < SMALLEST_INDEX]
-                boxes = [(c, b) for c, b in boxes if _long_side(b) >= SMALLEST_INDEX]
+                unnamed += [b for _, b in boxes if long_side(b) < SMALLEST_INDEX]
+                boxes = [(c, b) for c, b in boxes if long_side(b) >= SMALLEST_INDEX]
             proposals = [d.box for d in detector.detect(image)] if detector and not shrink else []
             for patch, cls in patches_for(image, boxes, rng, copies, proposals, randoms,
                                           unnamed=unnamed, size=size, margin=margin):
@@ -274,10 +274,6 @@ def _covers_unnamed(box: Box, unnamed: list[Box] | None) -> bool:
     x1, y1, x2, y2 = box
     return any(x1 <= (u[0] + u[2]) / 2 <= x2 and y1 <= (u[1] + u[3]) / 2 <= y2
                for u in unnamed or [])
-
-
-def _long_side(box: Box) -> float:
-    return max(box[2] - box[0], box[3] - box[1])
 
 
 #: the suit reader's classes (``--suits``)

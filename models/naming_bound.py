@@ -23,9 +23,9 @@ whatever the reader (near enough: the camera's noise grows a little with brightn
 ``d`` takes its strength at the two drawings' mean), and one minus the mean of that bound
 over a class's labels bounds the recall (so the AP) any detector can reach on it. Rivals
 are the names a printed index can be taken for (the same rank in the other suits, the
-look-alike ranks of its suit):
-leaving a name out only loosens the bound, never breaks it. A scene drawn without noise
-(a fifth of them) gives no bound: its labels count as nameable.
+look-alike ranks of its suit): leaving a name out only loosens the bound, never breaks
+it. A scene drawn without noise (a fifth of them) gives no bound: its labels count as
+nameable.
 
 The whole picture counts, not only the index box: a reader may use the card's pips and
 court picture, and a swapped face changes them too.
@@ -61,6 +61,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from datasets import photometric, scenes  # noqa: E402
+from datasets.boxes import long_side  # noqa: E402
 from datasets.classes import BACK, SUITS, is_euchre_or_five  # noqa: E402
 from kiosk.vision.detector import Detector, ModelError  # noqa: E402
 
@@ -84,7 +85,7 @@ def rivals(card: str) -> list[str]:
     """
     rank, suit = card[0], card[1]
     same_rank = [rank + other for other in SUITS if other != suit]
-    look_alike = [r + suit for r in LOOK_ALIKE.get(rank, "") if r in "23456789TJQKA"]
+    look_alike = [r + suit for r in LOOK_ALIKE.get(rank, "")]
     return same_rank + look_alike
 
 
@@ -220,8 +221,7 @@ def scene_bounds(
     for card, labels in by_card.items():
         nearest: tuple[float, str | None] = (math.inf, None)
         named = None
-        smallest = min(max(x2 - x1, y2 - y1) for x1, y1, x2, y2 in (la.box for la in labels))
-        if smallest < measure_under:
+        if min(long_side(label.box) for label in labels) < measure_under:
             drawings = {card: np.clip(truth.signal, 0, 255)}
             for rival in rivals(card):
                 drawn = draw(seed, size, (card, rival))[1]
@@ -233,9 +233,8 @@ def scene_bounds(
                 named = nearest_drawing(seen, drawings, card)
         d, rival = nearest
         for label in labels:
-            x1, y1, x2, y2 = label.box
             rows.append(Bound(
-                seed, card, label.box, max(x2 - x1, y2 - y1), truth.sigma, rival,
+                seed, card, label.box, long_side(label.box), truth.sigma, rival,
                 None if math.isinf(d) else round(d, 3),
                 0.0 if math.isinf(d) else confusion_floor(d), named,
             ))  # fmt: skip

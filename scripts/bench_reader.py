@@ -354,8 +354,7 @@ def summarize(name: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
         # ... and once the players looked at the two cards the renege screen shows
         "false_reneges_after_check": sum(r.get("false_reneges_after_check", 0) for r in rows),
         "missed_reneges": sum(r["missed_reneges"] for r in rows),
-        "missed_reneges_after_answers": sum(
-            r.get("missed_reneges_after_answers", r["missed_reneges"]) for r in rows),
+        "missed_reneges_after_answers": sum(r["missed_reneges_after_answers"] for r in rows),
         "true_reneges": sum(r["true_reneges"] for r in rows),
         # from a card coming to rest to the event that names it right (the target is a
         # second: over_1s counts the cards that missed it) ...

@@ -17,7 +17,10 @@ missed at the operating point was missed (``miss_causes``: not proposed, or name
 wrongly, unsurely or not at all, or read right on a box drawn otherwise), which says
 which of the two networks to train, and the recall of the labels by kind
 (``recall_by_group``: by size, cut by the picture's edge, on a dark ground), which says
-which pictures to train on.
+which pictures to train on. ``naming_on_true_boxes`` gives the second stage each face
+label's own box instead of the proposals: the share it names right (and right at the
+operating point), by the same kinds, is what the naming alone allows whatever the first
+stage finds.
 
 ``--camera off`` scores a split's scenes drawn again from their seeds without the
 camera's effects (light, shadow, glare, blur, noise, JPEG): the same cards and labels, so
@@ -153,6 +156,8 @@ def evaluate(detector: Detector, items: Iterable[tuple[Path | np.ndarray, Truth]
     causes: dict[str, int] = defaultdict(int)  # why a labelled box was missed
     group_labels: dict[str, int] = defaultdict(int)  # labels of each kind, and found
     group_found: dict[str, int] = defaultdict(int)
+    # the second stage on the labels' own boxes: [labels, named right, right at operating]
+    on_true_boxes: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     seconds = 0.0
     images = 0
     for path, truth_rows in items:
@@ -220,6 +225,17 @@ def evaluate(detector: Detector, items: Iterable[tuple[Path | np.ndarray, Truth]
                 group_labels[group] += 1
                 group_found[group] += int(matched[j])
         _count_miss_causes(causes, proposals, dets, ious, gt_boxes, gt_cls, matched, operating)
+        if detector.namer is not None:
+            faces = [j for j, c in enumerate(gt_cls) if c != FACE_DOWN]
+            answers = name_true_boxes(
+                detector, image, [gt_boxes[j] for j in faces], [gt_cls[j] for j in faces]
+            )
+            for j, (right, sure) in zip(faces, answers, strict=True):
+                for group in ("all", *label_groups(grey, gt_boxes[j])):
+                    tally = on_true_boxes[group]
+                    tally[0] += 1
+                    tally[1] += right
+                    tally[2] += right and sure >= operating
         for card in set(gt_cls):
             if is_euchre_or_five(card):
                 cards_total += 1
@@ -280,7 +296,33 @@ def evaluate(detector: Detector, items: Iterable[tuple[Path | np.ndarray, Truth]
             g: {"labels": group_labels[g], "recall": round(group_found[g] / group_labels[g], 4)}
             for g in GROUPS if group_labels.get(g)
         },
+        # the second stage given each face label's own box (no first stage): how much of
+        # the recall the naming alone can reach; empty without a classifier
+        "naming_on_true_boxes": {
+            g: {"labels": n, "named_right": round(right / n, 4),
+                "named_right_at_operating": round(sure / n, 4)}
+            for g in ("all", *GROUPS) if g in on_true_boxes
+            for n, right, sure in [on_true_boxes[g]]
+        },
     }
+
+
+def name_true_boxes(
+    detector: Detector, image: np.ndarray, boxes: list[np.ndarray], cards: list[str]
+) -> list[tuple[bool, float]]:
+    """For each labelled box, whether the second stage (the classifier with its context
+    and suit readers) names it its own card when given the label's box itself, and how
+    surely. The gap between this and the recall is the first stage's (and the boxes'),
+    the gap between this and 1 the naming's, whatever the proposals. Faces only: a
+    ``back`` is called by both networks, and a label's box carries no first-stage call."""
+    if not boxes:
+        return []
+    rows = detector.naming(image, boxes)
+    classes = detector.namer.classes
+    return [
+        (classes[int(row.argmax())] == card, float(row.max()))
+        for row, card in zip(rows, cards, strict=True)
+    ]
 
 
 #: the kinds of label ``recall_by_group`` reports (a label may be of several)
@@ -509,7 +551,8 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(result, dict):
             # the headline figures and why boxes were missed; per class in --out only
             summary = {k: v for k, v in result.items()
-                       if not isinstance(v, dict) or k in ("miss_causes", "recall_by_group")}
+                       if not isinstance(v, dict) or k in ("miss_causes", "recall_by_group",
+                                                          "naming_on_true_boxes")}
             print(name, json.dumps(summary))
     if args.out:
         args.out.write_text(json.dumps(report, indent=1) + "\n")

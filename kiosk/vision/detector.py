@@ -319,6 +319,15 @@ class Detector:
             self.namer, image_bgr, proposals, threshold, self.suit_reader, self.context_reader
         )
 
+    def naming(self, image_bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> np.ndarray:
+        """The second stage's probabilities for boxes it is given, a row of
+        ``self.namer.classes`` per box (:func:`name_probabilities`): what it makes of a
+        box whatever the first stage proposed, such as a label's own box."""
+        if self.namer is None:
+            raise ModelError("no index classifier: nothing names a box")
+        return name_probabilities(self.namer, image_bgr, boxes, self.suit_reader,
+                                  self.context_reader)
+
     def propose(
         self,
         image_bgr: np.ndarray,
@@ -460,6 +469,38 @@ def decode(
     return out
 
 
+def name_probabilities(
+    namer: IndexClassifier,
+    image_bgr: np.ndarray,
+    boxes: Sequence[Sequence[float]],
+    suits: IndexClassifier | None = None,
+    context: IndexClassifier | None = None,
+) -> np.ndarray:
+    """The second stage's opinion of each box, a row of ``namer.classes`` probabilities:
+    the classifier's, joined by the context reader's where it is unsure and then by the
+    suit reader's. Apart from :func:`name_proposals` so that an evaluation can ask what
+    the second stage makes of boxes it is given (the labels' own, say) without the
+    first stage's say on ``back`` or the threshold."""
+    probabilities = namer.probabilities(image_bgr, boxes)
+    if context is not None and len(boxes):
+        kiosk_cards = np.array([is_euchre_or_five(c) for c in namer.classes])
+        unsure = unsure_rows(probabilities, kiosk_cards)
+        if len(unsure):
+            probabilities = probabilities.copy()  # the classifier's own array stays as it was
+            probabilities[unsure] = with_context(
+                probabilities[unsure], context.probabilities(image_bgr, [boxes[i] for i in unsure])
+            )
+    if suits is not None and len(boxes):
+        rows = card_rows(probabilities, namer.classes)
+        if len(rows):
+            probabilities = probabilities.copy()  # the classifier's own array stays as it was
+            probabilities[rows] = with_suits(
+                probabilities[rows], namer.classes,
+                suits.probabilities(image_bgr, [boxes[i] for i in rows]), suits.classes,
+            )  # fmt: skip
+    return probabilities
+
+
 def name_proposals(
     namer: IndexClassifier,
     image_bgr: np.ndarray,
@@ -479,24 +520,8 @@ def name_proposals(
     ``back`` also needs the YOLO model (which saw the card's outline) to call it ``back``,
     and takes the lower of the two confidences.
     """
-    boxes = [p.box for p in proposals]
-    probabilities = namer.probabilities(image_bgr, boxes)
-    if context is not None and len(boxes):
-        kiosk_cards = np.array([is_euchre_or_five(c) for c in namer.classes])
-        unsure = unsure_rows(probabilities, kiosk_cards)
-        if len(unsure):
-            probabilities = probabilities.copy()  # the classifier's own array stays as it was
-            probabilities[unsure] = with_context(
-                probabilities[unsure], context.probabilities(image_bgr, [boxes[i] for i in unsure])
-            )
-    if suits is not None and len(boxes):
-        rows = card_rows(probabilities, namer.classes)
-        if len(rows):
-            probabilities = probabilities.copy()  # the classifier's own array stays as it was
-            probabilities[rows] = with_suits(
-                probabilities[rows], namer.classes,
-                suits.probabilities(image_bgr, [boxes[i] for i in rows]), suits.classes,
-            )  # fmt: skip
+    probabilities = name_probabilities(namer, image_bgr, [p.box for p in proposals], suits,
+                                       context)
     euchre = np.array([c in EUCHRE_NAMES for c in namer.classes])
     out = []
     for proposal, row in zip(proposals, probabilities, strict=True):

@@ -186,6 +186,24 @@ def test_the_two_stages_run_apart_give_what_detect_gives() -> None:
 
 
 @pytest.mark.skipif(not MODEL.exists(), reason="no exported model")
+def test_the_second_stage_names_boxes_it_is_given_as_it_names_proposals() -> None:
+    """``naming`` asks the second stage alone about any boxes (the evaluation gives it the
+    labels' own): on the proposals it names, its likeliest class is each detection's name,
+    as surely (the detections are those the first stage did not call ``back``)."""
+    import cv2
+
+    detector = Detector(MODEL)
+    image = cv2.imread(str(FIXTURES / "trick_felt.jpg"))
+    named = [d for d in detector.name(image, detector.propose(image)) if d.card != "back"]
+    rows = detector.naming(image, [d.box for d in named])
+    assert named and rows.shape == (len(named), len(detector.namer.classes))
+    assert [detector.namer.classes[int(r.argmax())] for r in rows] == [d.card for d in named]
+    assert np.allclose(rows.max(axis=1), [d.confidence for d in named], atol=1e-5)
+    with pytest.raises(ModelError, match="no index classifier"):
+        Detector(MODEL, index_classifier=None).naming(image, [named[0].box])
+
+
+@pytest.mark.skipif(not MODEL.exists(), reason="no exported model")
 @pytest.mark.parametrize(("name", "expected"), _fixtures())
 def test_names_every_card_in_fixture_scenes(name: str, expected: dict) -> None:
     """The target: every clearly shown card named, nothing that is not on the table."""

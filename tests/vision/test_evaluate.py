@@ -12,15 +12,31 @@ from kiosk.vision.detector import Detection
 from models.evaluate import evaluate, iou_matrix
 
 
+class _Namer:
+    """The fake second stage's classes: the cards the tests use, and ``none``."""
+
+    classes = ("JH", "JD", "6D", "5D", "AS", "9C", "9S", "KH", "QD", "none")
+
+
 class _Echo:
     """A fake two-stage detector: it proposes the given boxes (in pixels) for every image
-    and names each as given."""
+    and names each as given; given a box of its own, its second stage names it the card
+    of the detection lying on it at IoU 0.5 or more (else ``none``), as surely."""
 
-    namer = "a classifier"  # there is a second stage
+    namer = _Namer()  # there is a second stage
     proposal_confidence = 0.0
 
     def __init__(self, detections: list[Detection]) -> None:
         self.detections = detections
+
+    def naming(self, image: np.ndarray, boxes: list) -> np.ndarray:
+        rows = np.zeros((len(boxes), len(_Namer.classes)))
+        for row, box in zip(rows, boxes, strict=True):
+            near = [d for d in self.detections
+                    if iou_matrix(np.array([d.box]), np.array([box]))[0, 0] >= 0.5]
+            card = near[0].card if near else "none"
+            row[_Namer.classes.index(card)] = near[0].confidence if near else 1.0
+        return rows
 
     def propose(self, image: np.ndarray, confidence: float | None = None) -> list[Detection]:
         """The first stage: the same boxes, whatever they were named."""
@@ -52,6 +68,8 @@ def test_perfect_detector(tmp_path: Path) -> None:
     assert report["recall_euchre_and_5s_boxes"] == 1.0
     assert report["proposal_recall_euchre_and_5s_boxes"] == 1.0
     assert report["false_detections_per_image"] == 0.0
+    assert report["naming_on_true_boxes"]["all"] == {
+        "labels": 2, "named_right": 1.0, "named_right_at_operating": 1.0}
 
 
 def test_the_kiosks_classes_have_their_own_map(tmp_path: Path) -> None:
@@ -305,3 +323,39 @@ def test_a_threshold_or_scale_out_of_range_is_one_clear_line(
     assert main([*argv, "--sets", "synthetic", "--model", str(tmp_path / "no.onnx")]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and said in err
+
+
+def test_naming_on_the_labels_own_boxes_tells_the_naming_from_the_first_stage(
+    tmp_path: Path,
+) -> None:
+    """Given each face label's own box, the second stage names the JH right, the AS right
+    but unsurely and the 6D wrongly; the back is left out (a label's box carries no first
+    stage's call). None of the three was proposed, so the recall is 0 and the naming's
+    figures say what a perfect first stage would leave."""
+    truth = [("JH", (0.1, 0.5, 0.1, 0.2)), ("AS", (0.4, 0.5, 0.1, 0.2)),
+             ("6D", (0.7, 0.5, 0.1, 0.2)), ("back", (0.9, 0.5, 0.1, 0.2))]  # fmt: skip
+
+    class Unproposing(_Echo):
+        def propose(self, image: np.ndarray, confidence: float | None = None) -> list:
+            return []
+
+    named = [Detection("JH", 0.9, (10, 40, 30, 60)), Detection("AS", 0.3, (70, 40, 90, 60)),
+             Detection("5D", 0.9, (130, 40, 150, 60)), Detection("back", 0.9, (170, 40, 190, 60))]
+    report = evaluate(Unproposing(named), [(_image(tmp_path), truth)], operating=0.4)
+    assert report["recall_all_boxes"] == 0.0
+    assert report["naming_on_true_boxes"]["all"] == {
+        "labels": 3, "named_right": round(2 / 3, 4), "named_right_at_operating": round(1 / 3, 4)}
+    assert report["naming_on_true_boxes"]["long side 20-35 px"]["labels"] == 3
+
+
+def test_no_classifier_no_naming_figures(tmp_path: Path) -> None:
+    """The first stage alone (``--classifier none``) has no second stage to ask."""
+
+    class FirstStageOnly(_Echo):
+        namer = None
+
+    truth = [("JH", (0.25, 0.5, 0.1, 0.2))]
+    report = evaluate(FirstStageOnly([Detection("JH", 0.9, (40, 40, 60, 60))]),
+                      [(_image(tmp_path), truth)], operating=0.4)
+    assert report["recall_all_boxes"] == 1.0
+    assert report["naming_on_true_boxes"] == {}

@@ -71,10 +71,16 @@ class Label:
 
 
 def outcomes(
-    detector: Detector, split: str, limit: int | None, operating: float = CONFIDENCE
+    detector: Detector,
+    split: str,
+    limit: int | None,
+    operating: float = CONFIDENCE,
+    with_detail: bool = True,
 ) -> list[Label]:
     """Every labelled euchre card or 5 of a split's scenes, found or not at ``operating``
-    (a box on it at IoU 0.5 given its name that surely), with the detail the camera kept."""
+    (a box on it at IoU 0.5 given its name that surely), with the detail the camera kept
+    (``with_detail``: each scene drawn again without the camera, a tenth of the time; a
+    caller that wants the outcomes alone leaves it out)."""
     from datasets.scenes import render_scene
 
     rows = []
@@ -90,9 +96,11 @@ def outcomes(
         dets = detector.name(image, detector.propose(image, None), confidence=0.001)
         boxes = np.array([d.box for d in dets]).reshape(-1, 4)
         ious = iou_matrix(np.array([b for _, b in labelled]), boxes)
-        clean = cv2.cvtColor(render_scene(int(path.stem), w, camera=False).image,
-                             cv2.COLOR_RGB2GRAY)  # fmt: skip
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        clean = None
+        if with_detail:
+            clean = cv2.cvtColor(render_scene(int(path.stem), w, camera=False).image,
+                                 cv2.COLOR_RGB2GRAY)  # fmt: skip
         for j, (card, box) in enumerate(labelled):
             near = [i for i in range(len(dets)) if ious[j, i] >= 0.5]
             best = max(near, key=lambda i: dets[i].confidence) if near else None
@@ -102,7 +110,7 @@ def outcomes(
                           for i in near),
                 said=dets[best].card if best is not None else None,
                 confidence=round(dets[best].confidence, 3) if best is not None else None,
-                detail=detail(clean, grey, box),
+                detail=None if clean is None else detail(clean, grey, box),
             ))  # fmt: skip
     return rows
 

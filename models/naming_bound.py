@@ -280,7 +280,7 @@ def detector_outcomes(
 
     return {
         (int(Path(o.scene).stem), o.card, tuple(round(v) for v in o.box)): o.found
-        for o in outcomes(detector, split, limit)
+        for o in outcomes(detector, split, limit, with_detail=False)
     }
 
 

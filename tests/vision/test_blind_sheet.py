@@ -106,3 +106,41 @@ def test_an_unreadable_scene_is_one_line(tmp_path: Path, monkeypatch: pytest.Mon
     assert main(["make", "--split", "val", "--out", str(tmp_path / "sheets")]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("blind_sheet: cannot read") and "1000000.jpg" in err and "\n" not in err
+
+
+class _Finder:
+    """A fake detector that names a 9C on the scene's one label."""
+
+    def propose(self, image: np.ndarray, confidence: float | None = None) -> list:
+        return []
+
+    def name(self, image: np.ndarray, proposals: list, confidence: float = 0.0) -> list:
+        from kiosk.vision.detector import Detection
+
+        return [Detection("9C", 0.9, (72.0, 54.0, 88.0, 66.0))]
+
+
+def test_outcomes_draw_the_scene_again_only_for_the_detail(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``with_detail=False`` (what naming_bound asks) gives the same outcomes without
+    drawing each scene again; with it, the detail is measured."""
+    import datasets.scenes as scenes
+    import models.evaluate as evaluate
+    from models.blind_sheet import outcomes
+
+    val = tmp_path / "scenes" / "val"
+    for folder in ("images", "labels"):
+        (val / folder).mkdir(parents=True)
+    cv2.imwrite(str(val / "images" / "1000001.jpg"), np.full((120, 160, 3), 200, np.uint8))
+    (val / "labels" / "1000001.txt").write_text("0 0.5 0.5 0.1 0.1\n")  # a 9C
+    monkeypatch.setattr(evaluate, "SCENES", tmp_path / "scenes")
+    drawn: list[int] = []
+    real_render = scenes.render_scene
+    monkeypatch.setattr(scenes, "render_scene",
+                        lambda seed, *a, **k: drawn.append(seed) or real_render(seed, *a, **k))
+    plain = outcomes(_Finder(), "val", None, with_detail=False)  # type: ignore[arg-type]
+    assert drawn == [] and [(o.card, o.found, o.detail) for o in plain] == [("9C", True, None)]
+    full = outcomes(_Finder(), "val", None)  # type: ignore[arg-type]
+    assert drawn == [1000001] and isinstance(full[0].detail, float)
+    assert [(o.card, o.found, o.said) for o in full] == [(o.card, o.found, o.said) for o in plain]

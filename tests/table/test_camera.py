@@ -62,6 +62,35 @@ def test_a_weak_model_is_set_aside_for_the_oracle_and_a_good_one_is_used() -> No
     assert forced.name == "model"  # asked for by name: used, weak or not
 
 
+class SeesOnlyTheMarkers(NamesEverything):
+    """Names the 5s, the score markers that lie on the table all game, and nothing played."""
+
+    def detect(self, image: Any) -> list[dict[str, Any]]:
+        return [d for d in super().detect(image) if d["card"].startswith("5")]
+
+
+@needs_video
+def test_the_sample_is_of_tricks_on_the_table_not_of_the_score_markers() -> None:
+    """A model that reads only the markers reads about a third of the sample's cards (two
+    5s beside three or four played cards), not the whole of frames showing nothing else."""
+    import re
+
+    choice = choose_detector(VIDEO, load_model=SeesOnlyTheMarkers)
+    assert choice.name == "oracle"
+    read = re.search(r"read only (\d+)% of the cards", choice.words)
+    assert read is not None and 2 / 6 <= int(read.group(1)) / 100 <= 2 / 5 + 0.005
+
+
+@needs_video
+@pytest.mark.skipif(not (ROOT / "models" / "cards.onnx").is_file(), reason="no exported model")
+def test_the_trained_model_reads_the_bundled_demo() -> None:
+    """The README's main command shows the real detector: the demo video is a tablet's
+    720p picture, which the shipped model reads (the oracle is the fallback only)."""
+    choice = choose_detector(VIDEO)
+    assert choice.name == "model", choice.words
+    assert "Cards read by the trained detector (cards.onnx, read" in choice.words
+
+
 def test_no_model_and_no_ground_truth_means_tapping(tmp_path: Path) -> None:
     choice = choose_detector(tmp_path / "game.mp4", load_model=_no_model)
     assert choice.detector is None and choice.name == "none"

@@ -303,6 +303,11 @@ def main(argv: list[str] | None = None) -> int:
         help="per label, the scenes with half the faces dark (`datasets.generate --dark N`; "
         "0: not used)",
     )  # fmt: skip
+    parser.add_argument(
+        "--more-copies", type=int, default=0,
+        help="per label, the extra training scenes (`datasets.generate --more N`), cut as the "
+        "train split's (and shrunk, --small-copies); 0: not used",
+    )  # fmt: skip
     parser.add_argument("--patch", type=int, default=PATCH, help="patch side in pixels")
     parser.add_argument("--margin", type=float, default=MARGIN,
                         help="patch side as a multiple of the box's longer side")
@@ -327,6 +332,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.dark_copies and not (GENERATED / "scenes" / "dark" / "images").is_dir():
         print("no dark scenes: run `python -m datasets.generate --dark N` first", file=sys.stderr)
         return 2
+    if args.more_copies and not (GENERATED / "scenes" / "more" / "images").is_dir():
+        print("no extra scenes: run `python -m datasets.generate --more N` first",
+              file=sys.stderr)
+        return 2
     for folder in (*args.hands, *args.val_hands):
         if not rendered_hands(folder):
             print(f"no rendered hands (hand-*.mp4 with .truth.json) in {folder}", file=sys.stderr)
@@ -344,6 +353,9 @@ def main(argv: list[str] | None = None) -> int:
               if scenes else []),
             *([("synthetic dark", scene_truth("dark"), args.dark_copies, False)]
               if scenes and args.dark_copies else []),
+            *([("synthetic more", scene_truth("more"), args.more_copies, False),
+               ("synthetic more, shrunk", scene_truth("more"), args.small_copies, True)]
+              if scenes and args.more_copies else []),
             *((f"rendered hands {folder}", hand_truth(folder, args.hand_step),
                args.hand_copies, False) for folder in args.hands),
         ],

@@ -450,8 +450,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--real-split", default="test", choices=("test", "train", "all"))
     parser.add_argument(
-        "--synthetic-split", default="test", choices=("test", "val"),
-        help="val: the scenes for choosing settings (the test scenes only measure)",
+        "--synthetic-split", default="test", choices=("test", "val", "train"),
+        help="val: the scenes for choosing settings (the test scenes only measure); train: "
+        "the scenes the networks learnt from (with --limit), against the held-out ones how "
+        "much of what they learnt was those scenes themselves",
     )  # fmt: skip
     parser.add_argument(
         "--proposal-confidence", type=float, default=PROPOSAL_CONFIDENCE,

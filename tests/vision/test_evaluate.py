@@ -201,6 +201,8 @@ def test_the_command_line_is_checked_before_the_networks_load(
     ("argv", "said"),
     [
         (["--sets", "synthetic", "--synthetic-split", "val"], "no generated scenes in"),
+        (["--sets", "synthetic", "--synthetic-split", "train", "--limit", "5"],
+         "train/images (python -m datasets.generate)"),
         (["--sets", "real,scenes"], "unknown set 'scenes'"),
     ],
 )

@@ -264,6 +264,22 @@ def test_dark_split_draws_more_dark_faces(tmp_path: Path) -> None:
                           render_scene(5, 96).image)
 
 
+def test_more_scenes_are_drawn_as_the_train_splits_from_seeds_of_their_own(
+    tmp_path: Path,
+) -> None:
+    """``--more N`` adds training scenes (the classifier names the scenes it learnt from
+    far better than held-out ones): seeds no other split uses, drawn with the
+    generator's own dark share, as a train scene of that seed would be."""
+    from datasets.generate import SEED_BASE, write_split
+
+    out = write_split("more", 2, 96, workers=1, root=tmp_path)
+    assert sorted(p.stem for p in (out / "images").glob("*.jpg")) == ["4000000", "4000001"]
+    labels = (out / "labels" / "4000001.txt").read_text()
+    scene = render_scene(4_000_001, 96)
+    assert labels == "".join(label.yolo_line(96, 96) + "\n" for label in scene.labels)
+    assert SEED_BASE["more"] > max(v for k, v in SEED_BASE.items() if k != "more")
+
+
 def test_a_camera_effect_left_out_leaves_the_others_as_drawn() -> None:
     """``without`` makes every random draw still, so a scene drawn without one effect
     differs from the generated one by that effect alone: what it costs can be measured."""

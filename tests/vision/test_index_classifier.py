@@ -591,3 +591,38 @@ def test_training_on_from_wide_weights_needs_no_width(tmp_path: Path) -> None:
     trainer.warm_start(model, wide, np.zeros((4, PATCH, PATCH, 3), np.uint8))
     assert torch.equal(model[0].weight, torch.load(wide)["0.weight"])
     assert trainer.saved_width(tmp_path / "exported.onnx") is None
+
+
+def test_extra_scenes_are_cut_as_the_train_splits_when_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--more-copies N`` cuts the extra scenes (``datasets.generate --more``) as the train
+    split's, each label N times and shrunk; without those scenes it is one line, status 2."""
+    import datasets.index_crops as index_crops
+    from datasets.generate import write_split
+    from datasets.index_crops import folder_truth
+
+    out = tmp_path / "patches.npz"
+    monkeypatch.setattr(index_crops, "GENERATED", tmp_path)
+    monkeypatch.setattr(index_crops, "real_truth", lambda split: iter(()))
+    monkeypatch.setattr(index_crops, "scene_truth",
+                        lambda split: folder_truth(tmp_path / "scenes" / split))
+    for split, count in (("train", 1), ("val", 1)):
+        write_split(split, count, 96, workers=1, root=tmp_path)
+    capsys.readouterr()
+    args = ["--detector", str(tmp_path / "no-model.onnx"), "--out", str(out)]
+    assert index_crops.main([*args, "--more-copies", "1"]) == 2
+    assert capsys.readouterr().err.strip().splitlines() == [
+        "no extra scenes: run `python -m datasets.generate --more N` first"
+    ]
+    write_split("more", 2, 96, workers=1, root=tmp_path)
+    labels = sum(len((tmp_path / "scenes" / "more" / "labels" / f"{s}.txt").read_text()
+                     .splitlines()) for s in (4000000, 4000001))  # fmt: skip
+    assert index_crops.main([*args, "--more-copies", "2"]) == 0
+    with np.load(out) as saved:
+        sources = saved["source"]
+    # sources: train, real (none here), train shrunk, more, more shrunk
+    assert (sources == 3).sum() >= 2 * labels
+    assert index_crops.main(args) == 0
+    with np.load(out) as saved:
+        assert not np.isin(saved["source"], [3, 4]).any()

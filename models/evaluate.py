@@ -220,8 +220,9 @@ def evaluate(detector: Detector, items: Iterable[tuple[Path | np.ndarray, Truth]
         for j, c in enumerate(gt_cls):
             hits[c] += int(matched[j])
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+        kinds = [label_groups(grey, box) for box in gt_boxes]
         for j in range(len(labelled)):
-            for group in label_groups(grey, gt_boxes[j]):
+            for group in kinds[j]:
                 group_labels[group] += 1
                 group_found[group] += int(matched[j])
         _count_miss_causes(causes, proposals, dets, ious, gt_boxes, gt_cls, matched, operating)
@@ -231,7 +232,7 @@ def evaluate(detector: Detector, items: Iterable[tuple[Path | np.ndarray, Truth]
                 detector, image, [gt_boxes[j] for j in faces], [gt_cls[j] for j in faces]
             )
             for j, (right, sure) in zip(faces, answers, strict=True):
-                for group in ("all", *label_groups(grey, gt_boxes[j])):
+                for group in ("all", *kinds[j]):
                     tally = on_true_boxes[group]
                     tally[0] += 1
                     tally[1] += right

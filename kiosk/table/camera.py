@@ -29,13 +29,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kiosk.rules.cards import EUCHRE_NAMES
 from kiosk.vision.events import VisionEvent
 
 #: share of the cards on the sample frames the model must name (any corner of each)
 USABLE_RECALL = 0.5
 SAMPLE_FRAMES = 6
-#: a sample frame shows at least this many played cards (not the 5s, the score markers
-#: that lie there all game, nor a face-down card): a trick on the table
+#: a sample frame shows at least this many played cards (euchre cards: not the 5s, the
+#: score markers that lie there all game, nor a face-down card): a trick on the table
 SAMPLE_TRICK = 3
 
 
@@ -121,7 +122,7 @@ def _sample_recall(model: Any, video: str | Path, truth: Path) -> float | None:
     data = json.loads(truth.read_text(encoding="utf-8"))
     frames = data.get("frames") or []
     busy = [i for i, boxes in enumerate(frames)
-            if len({b.get("card") for b in boxes if _played(b.get("card"))}) >= SAMPLE_TRICK]
+            if len({b.get("card") for b in boxes} & EUCHRE_NAMES) >= SAMPLE_TRICK]
     if not busy:
         return None
     picks = [busy[int(k * (len(busy) - 1) / max(SAMPLE_FRAMES - 1, 1))]
@@ -145,11 +146,6 @@ def _sample_recall(model: Any, video: str | Path, truth: Path) -> float | None:
     finally:
         capture.release()
     return found / wanted if wanted else None
-
-
-def _played(card: str | None) -> bool:
-    """A card a player plays: neither face down nor a 5 (the score markers)."""
-    return card is not None and card != "back" and not card.startswith("5")
 
 
 class HandFollower:

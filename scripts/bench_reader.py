@@ -16,7 +16,8 @@ Detectors:
   through the whole pipeline (video decoding, mat calibration, reader);
 - ``model``: the exported card detector (``kiosk.vision.detector``), timed on
   this machine. Its boxes are saved beside each video (``hand-*.model.json``, a
-  detection stream with the calibration it used);
+  detection stream with the calibration it used); ``--resume`` replays the hands an
+  earlier, stopped read saved and reads the rest (the frame times are the new reads');
 - ``replay``: those saved boxes read again, without the video or the model: seconds
   instead of minutes, for trying reader settings (the model's figures still come
   from a ``model`` run; replaying them after changing the model gives stale boxes).
@@ -184,11 +185,14 @@ def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
     if detector_name == "oracle":
         detector: Any = OracleDetector(truth["frames"], tuple(truth["size"]), seed=job["seed"],
                                        noise=OracleNoise.level(job["noise"]))
-    elif detector_name == "model":
-        detector = model_detector(job)
     saved = _saved_stream(job)
+    # a stopped model read goes on (--resume): a hand read before is replayed from its boxes
+    replayed = detector_name == "replay" or (
+        detector_name == "model" and bool(job.get("resume")) and saved.exists())
+    if detector_name == "model" and not replayed:
+        detector = model_detector(job)
     started = time.perf_counter()
-    if detector_name == "replay":
+    if replayed:
         if not saved.exists():
             raise SystemExit(f"no saved boxes at {saved}: run with --detector model first")
         stream = load_stream(saved)
@@ -237,7 +241,7 @@ def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
         "rereads": sum(1 for _t, e in reading.events if isinstance(e, CardReread)),
         "tricky": Counter(e["kind"] for e in truth["events"]),
         "frames": reading.frames, "detector_ms": reading.detector_ms,
-        "reader_ms": reading.reader_ms, "wall_s": wall,
+        "reader_ms": reading.reader_ms, "wall_s": wall, "replayed": replayed,
         "want": want if got != want else None, "got": got if got != want else None,
     }
 
@@ -327,9 +331,11 @@ def summarize(name: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
     plays = sum(r["plays"] for r in rows)
     wrong = sum(r["wrong"] for r in rows)
     lat = sorted(x for r in rows for x in r["latencies"])
-    frames = sum(r["frames"] for r in rows)
-    det_ms = sum(r["detector_ms"] * r["frames"] for r in rows) / max(frames, 1)
-    read_ms = sum(r["reader_ms"] * r["frames"] for r in rows) / max(frames, 1)
+    # the time a frame takes, from the hands read (a replayed hand ran no detector)
+    timed = [r for r in rows if not r.get("replayed")] or rows
+    frames = sum(r["frames"] for r in timed)
+    det_ms = sum(r["detector_ms"] * r["frames"] for r in timed) / max(frames, 1)
+    read_ms = sum(r["reader_ms"] * r["frames"] for r in timed) / max(frames, 1)
     warnings: Counter[str] = Counter()
     tricky: Counter[str] = Counter()
     for r in rows:
@@ -342,7 +348,9 @@ def summarize(name: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
             t = sum(r["tricks"] for r in sel)
             by[f"{key}={value}"] = f"{sum(r['exact'] for r in sel)}/{t}"
     return {
-        "detector": name, "hands": len(rows), "tricks": tricks, "tricks_exact": exact,
+        "detector": name, "hands": len(rows),
+        "hands_replayed": sum(1 for r in rows if r.get("replayed")),
+        "tricks": tricks, "tricks_exact": exact,
         "tricks_exact_pct": round(100.0 * exact / max(tricks, 1), 2),
         # what a table sees: the players answer each question the kiosk asks with a tap;
         # a trick still wrong after that was recorded wrong without a word
@@ -427,6 +435,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--proposal-confidence", type=float, default=None,
                         help="model: the YOLO model's score from which a box is proposed to "
                              "the classifier (default: the detector's, 0.02)")
+    parser.add_argument("--resume", action="store_true",
+                        help="model: replay each hand whose boxes were saved by an earlier "
+                             "read (a stopped read goes on; the frame times are the new "
+                             "reads')")
     parser.add_argument("--streams", action="store_true",
                         help="oracle only: skip the pictures, feed the scene's boxes (fast; "
                              "no video decoding, no mat calibration)")
@@ -445,7 +457,8 @@ def main(argv: list[str] | None = None) -> int:
                                   "scale": args.scale,
                                   "index_pixels": args.index_pixels,
                                   "box_confidence": args.box_confidence,
-                                  "proposal_confidence": args.proposal_confidence}
+                                  "proposal_confidence": args.proposal_confidence,
+                                  "resume": args.resume}
             for i in range(args.hands)]
     started = time.time()
     with ProcessPoolExecutor(max_workers=args.workers) as pool:

@@ -5,6 +5,7 @@ first answer about the card (named right, or asked about)."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -159,3 +160,32 @@ def test_a_renege_proved_by_a_card_left_unread_is_missed_until_the_players_answe
     counts, error = renege_counts(RECORD, MISREAD, middle, middle)
     assert error == "trick 2 has 3 cards, but 4 players play to each trick"
     assert counts["missed_reneges"] == counts["missed_reneges_after_answers"] == 1
+
+
+def test_a_resumed_model_read_replays_the_hands_read_before(tmp_path: Path) -> None:
+    """``--resume``: a hand whose boxes an earlier read saved is read again from them, with
+    no model loaded (the job names none that exists), and is counted as replayed."""
+    from bench_reader import _saved_stream, plan, read_one, render, summarize
+
+    from kiosk.vision.calibration import Calibration
+    from kiosk.vision.oracle import OracleDetector
+    from kiosk.vision.pipeline import save_stream
+
+    job = render(plan(0, 4242) | {"dir": str(tmp_path), "fps": 6.0, "streams": True})
+    truth = json.loads(Path(job["truth"]).read_text(encoding="utf-8"))
+    boxes = OracleDetector(truth["frames"], tuple(truth["size"]), seed=job["seed"])
+    frames = [{"t": i / truth["fps"], "detections": boxes.detect()}
+              for i in range(len(truth["frames"]))]
+    calibration = Calibration.default(truth["view"], tuple(truth["size"]))
+    save_stream(_saved_stream(job), frames, calibration, view=truth["view"], fps=truth["fps"])
+    job = {**job, "streams": False, "model": str(tmp_path / "no-such-model.onnx")}
+
+    row = read_one({**job, "resume": True}, "model")
+
+    assert row["replayed"] is True
+    assert row["exact"] == row["tricks"] == len(truth["record"]["tricks"])
+    assert summarize("model", [row])["hands_replayed"] == 1
+    from kiosk.vision.detector import ModelError
+
+    with pytest.raises(ModelError):  # without --resume the hand is read with the model
+        read_one(job, "model")

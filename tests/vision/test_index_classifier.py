@@ -218,10 +218,11 @@ def test_tiny_classifier_training_run(tmp_path: Path) -> None:
     assert weights.exists()
     # a later run continues from the export (batch norms rebuilt) or from the weights
     again = tmp_path / "again.onnx"
-    for start in (out, weights):
+    for start, augmenting in ((out, []), (weights, ["--harder"])):
         subprocess.run(
-            [*run, "--init", str(start), "--out", str(again)], check=True, cwd=REPO, timeout=600
-        )
+            [*run, "--init", str(start), "--out", str(again), *augmenting],
+            check=True, cwd=REPO, timeout=600,
+        )  # fmt: skip
         assert again.exists()
     namer = IndexClassifier(out)
     assert namer.classes == LABELS

@@ -212,8 +212,8 @@ def tinted(batch, generator, share: float):
 def covered(batch, generator, share: float):
     """A share of the patches with a flat block (a finger, a card's edge) over one side:
     12-24 % of the patch from one edge, in one flat colour. The crop's margin is 11.5 %
-    a side (``MARGIN`` 1.3), so the block takes the margin and at most an eighth of the
-    index: the index still shows, and its label stays true."""
+    a side (``MARGIN`` 1.3), so the block takes the margin and about an eighth of the
+    index at most: the index still shows, and its label stays true."""
     import torch
 
     n, _, side, _ = batch.shape

@@ -445,6 +445,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.streams and args.detector != "oracle":
         parser.error("--streams works with --detector oracle only")
+    if args.resume and args.detector != "model":
+        parser.error("--resume works with --detector model only")
     if args.proposal_confidence is not None and not 0 < args.proposal_confidence <= 1:
         parser.error(f"--proposal-confidence must be over 0 and at most 1, "
                      f"not {args.proposal_confidence}")

@@ -189,3 +189,12 @@ def test_a_resumed_model_read_replays_the_hands_read_before(tmp_path: Path) -> N
 
     with pytest.raises(ModelError):  # without --resume the hand is read with the model
         read_one(job, "model")
+
+
+def test_resume_without_the_model_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path,
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["--resume", "--detector", "oracle", "--out", str(tmp_path)])
+    assert stop.value.code == 2
+    assert "--resume works with --detector model only" in capsys.readouterr().err

@@ -87,6 +87,16 @@ def plan(i: int, base_seed: int) -> dict[str, Any]:
             "noise": NOISE_CYCLE[i % 3] if i % 6 < 3 else NOISE_CYCLE[(i + 1) % 3]}
 
 
+def set_plans(hands: int, base_seed: int, first: int = 0) -> list[dict[str, Any]]:
+    """The plans of a set of ``hands`` from its ``first`` hand on: a part of a set is the
+    same hands, views, mats and cameras as they are in the whole set.
+
+    >>> [(p["seed"], p["view"]) for p in set_plans(4, 100, first=1)]
+    [(101, 'tablet'), (102, 'overhead'), (103, 'tablet')]
+    """
+    return [plan(i, base_seed) for i in range(first, hands)]
+
+
 def render(job: dict[str, Any]) -> dict[str, Any]:
     """Render one hand (cached): returns the job with the video and truth paths.
 
@@ -435,6 +445,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--proposal-confidence", type=float, default=None,
                         help="model: the YOLO model's score from which a box is proposed to "
                              "the classifier (default: the detector's, 0.02)")
+    parser.add_argument("--from-hand", type=int, default=0, metavar="K",
+                        help="only the set's hands from the K-th (counted from 0) on, each "
+                             "with the seed, view, mat and camera it has in the whole set: "
+                             "one set rendered or read by two processes")
     parser.add_argument("--resume", action="store_true",
                         help="model: replay each hand whose boxes were saved by an earlier "
                              "read (a stopped read goes on; the frame times are the new "
@@ -445,6 +459,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.streams and args.detector != "oracle":
         parser.error("--streams works with --detector oracle only")
+    if not 0 <= args.from_hand < args.hands:
+        parser.error(f"--from-hand must be from 0 to {args.hands - 1} (the set's "
+                     f"--hands {args.hands}), not {args.from_hand}")
     if args.resume and args.detector != "model":
         parser.error("--resume works with --detector model only")
     if args.proposal_confidence is not None and not 0 < args.proposal_confidence <= 1:
@@ -452,16 +469,13 @@ def main(argv: list[str] | None = None) -> int:
                      f"not {args.proposal_confidence}")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    jobs = [plan(i, args.seed) | {"dir": str(out), "fps": args.fps, "model": args.model,
-                                  "classifier": args.classifier, "streams": args.streams,
-                                  "suit_reader": args.suit_reader,
-                                  "context_reader": args.context_reader,
-                                  "scale": args.scale,
-                                  "index_pixels": args.index_pixels,
-                                  "box_confidence": args.box_confidence,
-                                  "proposal_confidence": args.proposal_confidence,
-                                  "resume": args.resume}
-            for i in range(args.hands)]
+    jobs = [hand | {"dir": str(out), "fps": args.fps, "model": args.model,
+                    "classifier": args.classifier, "streams": args.streams,
+                    "suit_reader": args.suit_reader, "context_reader": args.context_reader,
+                    "scale": args.scale, "index_pixels": args.index_pixels,
+                    "box_confidence": args.box_confidence,
+                    "proposal_confidence": args.proposal_confidence, "resume": args.resume}
+            for hand in set_plans(args.hands, args.seed, args.from_hand)]
     started = time.time()
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         jobs = list(pool.map(render, jobs))

@@ -198,3 +198,25 @@ def test_resume_without_the_model_is_one_line_and_exit_2(
         main(["--resume", "--detector", "oracle", "--out", str(tmp_path)])
     assert stop.value.code == 2
     assert "--resume works with --detector model only" in capsys.readouterr().err
+
+
+def test_a_part_of_a_set_is_those_hands_as_the_whole_set_has_them() -> None:
+    """``--from-hand``: two processes reading the halves of a set read the set's hands,
+    each with the view, mat and camera it has in the whole set."""
+    from bench_reader import plan, set_plans
+
+    whole = set_plans(50, 17050)
+    second_half = set_plans(50, 17050, first=25)
+    assert second_half == whole[25:]
+    assert second_half[0] == plan(25, 17050)
+    assert second_half[0]["view"] != set_plans(25, 17075)[0]["view"]  # not a set of its own
+
+
+@pytest.mark.parametrize("first", ["-1", "50"])
+def test_a_first_hand_outside_the_set_is_one_line_and_exit_2(
+    first: str, capsys: pytest.CaptureFixture[str], tmp_path: Path,
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["--hands", "50", "--from-hand", first, "--out", str(tmp_path)])
+    assert stop.value.code == 2
+    assert "--from-hand must be from 0 to 49" in capsys.readouterr().err

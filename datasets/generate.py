@@ -53,7 +53,13 @@ def write_scene(args: tuple[Path, int, int, float]) -> int:
     (out / "ignore" / f"{seed:07d}.txt").write_text("".join(line + "\n" for line in partial))
     # quality 95: the scene already carries its own JPEG artefacts
     bgr = cv2.cvtColor(scene.image, cv2.COLOR_RGB2BGR)
-    cv2.imwrite(str(image_path), bgr, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    ok, jpeg = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    assert ok, f"scene {seed} could not be encoded"
+    # written last and whole (renamed into place): a run stopped mid-write leaves no
+    # half picture that the next run would keep as drawn
+    part = image_path.with_suffix(".part")
+    part.write_bytes(jpeg.tobytes())
+    os.replace(part, image_path)
     return len(lines)
 
 
@@ -66,6 +72,9 @@ def write_split(name: str, count: int, size: int, workers: int, root: Path = GEN
     (out / "images").mkdir(parents=True, exist_ok=True)
     (out / "labels").mkdir(parents=True, exist_ok=True)
     (out / "ignore").mkdir(parents=True, exist_ok=True)
+    # stamped before drawing: a run stopped half-way leaves current scenes, which the next
+    # run keeps (stamped at the end, a stopped first run was wiped and drawn again)
+    stamp.write_text(f"{SCENES_VERSION}\n")
     share = DARK_SPLIT_SHARE if name == "dark" else DARK_SHARE
     jobs = [(out, SEED_BASE[name] + i, size, share) for i in range(count)]
     if workers <= 1:
@@ -74,7 +83,6 @@ def write_split(name: str, count: int, size: int, workers: int, root: Path = GEN
     else:
         with ProcessPoolExecutor(workers) as pool:
             list(pool.map(write_scene, jobs, chunksize=16))
-    stamp.write_text(f"{SCENES_VERSION}\n")
     return out
 
 

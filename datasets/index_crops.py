@@ -27,6 +27,7 @@ import argparse
 import json
 import sys
 from collections.abc import Iterator
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -291,6 +292,18 @@ def as_suits(patches: Patches) -> Patches:
     return x[keep], suits, origin[keep]
 
 
+def share_of(text: str) -> tuple[int, int]:
+    """``K/N`` as (K, N), 1 <= K <= N: which share of the extra scenes one process cuts
+    (``--only-more``; argparse's type, so a wrong one is a usage error)."""
+    try:
+        k, n = (int(part) for part in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not K/N (e.g. 1/2): {text!r}") from None
+    if not 1 <= k <= n:
+        raise argparse.ArgumentTypeError(f"K/N needs 1 <= K <= N: {text!r}")
+    return k, n
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--detector", type=Path, default=Path("models/cards.onnx"))
@@ -321,6 +334,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="the suit reader's patches: card faces only, labelled by suit")
     parser.add_argument("--no-scenes", action="store_true",
                         help="train on the real photos and the --hands frames only")
+    parser.add_argument(
+        "--only-more", type=share_of, metavar="K/N",
+        help="cut only the K-th of N shares of the extra scenes (every N-th from the K-th), "
+        "as --more-copies and --small-copies say, with the validation patches: N processes "
+        "cut them on N cores, and the trainer takes every file (--crops A --crops B)",
+    )  # fmt: skip
     parser.add_argument("--val-hands", type=Path, action="append", default=[],
                         help="validate on these rendered hands' frames (every third "
                         "--hand-step) instead of the validation scenes (hands never trained on)")
@@ -336,6 +355,13 @@ def main(argv: list[str] | None = None) -> int:
         print("no extra scenes: run `python -m datasets.generate --more N` first",
               file=sys.stderr)
         return 2
+    if args.only_more and not args.more_copies:
+        print("--only-more needs --more-copies N (how often each label is cut)", file=sys.stderr)
+        return 2
+    if args.only_more and (args.hands or args.no_scenes):
+        print("--only-more cuts the extra scenes alone: no --hands or --no-scenes",
+              file=sys.stderr)
+        return 2
     for folder in (*args.hands, *args.val_hands):
         if not rendered_hands(folder):
             print(f"no rendered hands (hand-*.mp4 with .truth.json) in {folder}", file=sys.stderr)
@@ -344,8 +370,16 @@ def main(argv: list[str] | None = None) -> int:
     # proposals on nothing, no random negatives
     detector = None if args.suits else args.detector
     randoms = 0 if args.suits else 3
-    train = build(
-        [
+    if args.only_more:
+        k, n = args.only_more
+        train_sources: list[Source] = [
+            (f"synthetic more {k}/{n}", islice(scene_truth("more"), k - 1, None, n),
+             args.more_copies, False),
+            (f"synthetic more {k}/{n}, shrunk", islice(scene_truth("more"), k - 1, None, n),
+             args.small_copies, True),
+        ]  # fmt: skip
+    else:
+        train_sources = [
             *([("synthetic train", scene_truth("train"), args.synthetic_copies, False)]
               if scenes else []),
             ("real train", real_truth("train"), args.real_copies, False),
@@ -358,7 +392,9 @@ def main(argv: list[str] | None = None) -> int:
               if scenes and args.more_copies else []),
             *((f"rendered hands {folder}", hand_truth(folder, args.hand_step),
                args.hand_copies, False) for folder in args.hands),
-        ],
+        ]
+    train = build(
+        train_sources,
         detector,
         size=args.patch,
         margin=args.margin,

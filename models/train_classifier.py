@@ -21,6 +21,7 @@ import math
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -254,9 +255,47 @@ def accuracy(model, x: np.ndarray, y: np.ndarray) -> float:
     return correct / max(len(y), 1)
 
 
+def _margin(patches: Any) -> float:
+    """The crop margin a patch file was cut with (files from before it was saved: the
+    run-time one)."""
+    return float(patches["margin"]) if "margin" in patches else MARGIN
+
+
+def load_patches(files: list[Path]) -> dict[str, np.ndarray]:
+    """The patch files as one (all in memory: a file may be rebuilt meanwhile): the
+    training patches of all, the validation patches, classes and margin of the first.
+
+    Several files let the extra scenes be cut in one process per core
+    (``datasets.index_crops --only-more K/N``); patches cut for other classes, another
+    margin or another side would teach the network something else, so they are refused.
+    """
+    with np.load(files[0]) as archive:
+        data = {key: archive[key] for key in archive.files}
+    parts_x, parts_y = [data["x"]], [data["y"]]
+    for file in files[1:]:
+        with np.load(file) as archive:
+            if not np.array_equal(archive["labels"], data["labels"]):
+                raise ValueError(f"{file} has other classes than {files[0]}")
+            if _margin(archive) != _margin(data):
+                raise ValueError(f"{file} was cut with margin {_margin(archive)}, "
+                                 f"{files[0]} with {_margin(data)}")  # fmt: skip
+            if archive["x"].shape[1:] != data["x"].shape[1:]:
+                raise ValueError(f"{file} has {archive['x'].shape[1]}-pixel patches, "
+                                 f"{files[0]} {data['x'].shape[1]}-pixel")  # fmt: skip
+            parts_x.append(archive["x"])
+            parts_y.append(archive["y"])
+    if len(files) > 1:
+        data["x"], data["y"] = np.concatenate(parts_x), np.concatenate(parts_y)
+    return data
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--crops", type=Path, default=CROPS)
+    parser.add_argument(
+        "--crops", type=Path, action="append",
+        help="a patch file (datasets.index_crops; default: its --out); given again, the "
+        "files' training patches are learnt together, validated on the first's",
+    )  # fmt: skip
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--minutes", type=float, default=12.0)
     parser.add_argument("--batch", type=int, default=256)
@@ -277,19 +316,23 @@ def main(argv: list[str] | None = None) -> int:
                         "1); --init from a narrower network widens it (the same function to "
                         "start with, room to learn more)")
     args = parser.parse_args(argv)
-    if not args.crops.exists():
-        print(f"no patches at {args.crops}: run `python -m datasets.index_crops`", file=sys.stderr)
+    for crops in args.crops or [CROPS]:
+        if not crops.exists():
+            print(f"no patches at {crops}: run `python -m datasets.index_crops`", file=sys.stderr)
+            return 2
+    try:
+        data = load_patches(args.crops or [CROPS])
+    except ValueError as problem:
+        print(f"cannot train on these patches: {problem}", file=sys.stderr)
         return 2
     import torch
 
     torch.manual_seed(0)
     torch.set_num_threads(args.threads)
-    with np.load(args.crops) as archive:  # all in memory: the file may be rebuilt meanwhile
-        data = {key: archive[key] for key in archive.files}
     x, y = data["x"], data["y"].astype(np.int64)
     labels = [str(v) for v in data["labels"]]
     patch = int(x.shape[1])  # the patches' side (PATCH unless index_crops was told --patch)
-    margin = float(data["margin"]) if "margin" in data else MARGIN
+    margin = _margin(data)
     assert x.shape[1:] == (patch, patch, 3), f"patches are {x.shape[1:]}, not square"
     width = args.width or (saved_width(args.init) if args.init else None) or 1.0
     model = build_network(len(labels), args.grid, width)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -322,3 +323,31 @@ def test_a_scene_drawn_without_blur_is_sharper_where_it_was_blurred(
         assert edges(sharp.image) > 1.05 * edges(drawn.image)
     else:
         assert np.array_equal(sharp.image, drawn.image)
+
+
+def test_a_split_stopped_half_way_keeps_what_it_drew(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Drawing thousands of scenes takes hours: a run stopped part-way (a session's end,
+    Ctrl-C) goes on where it stopped, rather than wiping its own scenes as an older
+    generator's and drawing them again."""
+    from datasets import generate
+
+    drawn = generate.render_scene
+
+    def stops_at_the_second(seed: int, size: int, dark_share: float) -> object:
+        if seed == generate.SEED_BASE["more"] + 1:
+            raise KeyboardInterrupt
+        return drawn(seed, size, dark_share=dark_share)
+
+    monkeypatch.setattr(generate, "render_scene", stops_at_the_second)
+    with pytest.raises(KeyboardInterrupt):
+        generate.write_split("more", 2, 96, workers=1, root=tmp_path)
+    first = tmp_path / "scenes" / "more" / "images" / "4000000.jpg"
+    assert first.exists() and not first.with_name("4000001.jpg").exists()
+    first.write_bytes(b"kept")  # marks it: redrawn, it would be a JPEG again
+    monkeypatch.setattr(generate, "render_scene", drawn)
+    generate.write_split("more", 2, 96, workers=1, root=tmp_path)
+    assert first.read_bytes() == b"kept"
+    assert cv2.imread(str(first.with_name("4000001.jpg"))).shape == (96, 96, 3)
+    assert not list(first.parent.glob("*.part"))

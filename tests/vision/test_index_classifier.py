@@ -216,9 +216,10 @@ def test_tiny_classifier_training_run(tmp_path: Path) -> None:
     run += ["--crops", str(crops), "--batch", "8", "--checkpoint", str(weights)]
     subprocess.run([*run, "--out", str(out)], check=True, cwd=REPO, timeout=600)
     assert weights.exists()
-    # a later run continues from the export (batch norms rebuilt) or from the weights
+    # a later run continues from the export (batch norms rebuilt) or from the weights,
+    # the latter on two patch files learnt as one
     again = tmp_path / "again.onnx"
-    for start, augmenting in ((out, []), (weights, ["--harder"])):
+    for start, augmenting in ((out, []), (weights, ["--harder", "--crops", str(crops)])):
         subprocess.run(
             [*run, "--init", str(start), "--out", str(again), *augmenting],
             check=True, cwd=REPO, timeout=600,

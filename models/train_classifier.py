@@ -316,12 +316,13 @@ def main(argv: list[str] | None = None) -> int:
                         "1); --init from a narrower network widens it (the same function to "
                         "start with, room to learn more)")
     args = parser.parse_args(argv)
-    for crops in args.crops or [CROPS]:
+    files = args.crops or [CROPS]
+    for crops in files:
         if not crops.exists():
             print(f"no patches at {crops}: run `python -m datasets.index_crops`", file=sys.stderr)
             return 2
     try:
-        data = load_patches(args.crops or [CROPS])
+        data = load_patches(files)
     except ValueError as problem:
         print(f"cannot train on these patches: {problem}", file=sys.stderr)
         return 2

@@ -370,29 +370,27 @@ def main(argv: list[str] | None = None) -> int:
     # proposals on nothing, no random negatives
     detector = None if args.suits else args.detector
     randoms = 0 if args.suits else 3
-    if args.only_more:
-        k, n = args.only_more
-        train_sources: list[Source] = [
-            (f"synthetic more {k}/{n}", islice(scene_truth("more"), k - 1, None, n),
-             args.more_copies, False),
-            (f"synthetic more {k}/{n}, shrunk", islice(scene_truth("more"), k - 1, None, n),
-             args.small_copies, True),
-        ]  # fmt: skip
-    else:
-        train_sources = [
-            *([("synthetic train", scene_truth("train"), args.synthetic_copies, False)]
-              if scenes else []),
-            ("real train", real_truth("train"), args.real_copies, False),
-            *([("synthetic train, shrunk", scene_truth("train"), args.small_copies, True)]
-              if scenes else []),
-            *([("synthetic dark", scene_truth("dark"), args.dark_copies, False)]
-              if scenes and args.dark_copies else []),
-            *([("synthetic more", scene_truth("more"), args.more_copies, False),
-               ("synthetic more, shrunk", scene_truth("more"), args.small_copies, True)]
-              if scenes and args.more_copies else []),
-            *((f"rendered hands {folder}", hand_truth(folder, args.hand_step),
-               args.hand_copies, False) for folder in args.hands),
-        ]
+    # the extra scenes, all of them or one share (--only-more K/N: every N-th from the K-th)
+    k, n = args.only_more or (1, 1)
+    share = f" {k}/{n}" if args.only_more else ""
+    more: list[Source] = [
+        (f"synthetic more{share}", islice(scene_truth("more"), k - 1, None, n),
+         args.more_copies, False),
+        (f"synthetic more{share}, shrunk", islice(scene_truth("more"), k - 1, None, n),
+         args.small_copies, True),
+    ] if scenes and args.more_copies else []  # fmt: skip
+    train_sources = more if args.only_more else [
+        *([("synthetic train", scene_truth("train"), args.synthetic_copies, False)]
+          if scenes else []),
+        ("real train", real_truth("train"), args.real_copies, False),
+        *([("synthetic train, shrunk", scene_truth("train"), args.small_copies, True)]
+          if scenes else []),
+        *([("synthetic dark", scene_truth("dark"), args.dark_copies, False)]
+          if scenes and args.dark_copies else []),
+        *more,
+        *((f"rendered hands {folder}", hand_truth(folder, args.hand_step),
+           args.hand_copies, False) for folder in args.hands),
+    ]  # fmt: skip
     train = build(
         train_sources,
         detector,

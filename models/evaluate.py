@@ -72,6 +72,7 @@ from kiosk.vision.detector import (  # noqa: E402
     Detection,
     Detector,
     ModelError,
+    confidence_problem,
     is_euchre_or_five,
 )
 
@@ -501,9 +502,9 @@ def main(argv: list[str] | None = None) -> int:
     sets = args.sets.split(",")
     for option, value in (("--confidence", args.confidence),
                           ("--proposal-confidence", args.proposal_confidence)):  # fmt: skip
-        if not 0 < value <= 1:
-            print(f"evaluate: {option} must be over 0 and at most 1, not {value}",
-                  file=sys.stderr)  # fmt: skip
+        problem = confidence_problem(option, value)
+        if problem:
+            print(f"evaluate: {problem}", file=sys.stderr)
             return 2
     if min(args.scales) <= 0:
         print(f"evaluate: --scales must all be over 0, not {min(args.scales)}", file=sys.stderr)

@@ -53,6 +53,7 @@ sys.path.insert(0, str(ROOT))
 
 from datasets import handvideo as hv  # noqa: E402
 from kiosk.vision.calibration import Calibration  # noqa: E402
+from kiosk.vision.detector import confidence_problem  # noqa: E402
 from kiosk.vision.events import CardPlayed, CardReread, TrickCleared  # noqa: E402
 from kiosk.vision.oracle import OracleDetector, OracleNoise  # noqa: E402
 from kiosk.vision.pipeline import (  # noqa: E402
@@ -464,9 +465,11 @@ def main(argv: list[str] | None = None) -> int:
                      f"--hands {args.hands}), not {args.from_hand}")
     if args.resume and args.detector != "model":
         parser.error("--resume works with --detector model only")
-    if args.proposal_confidence is not None and not 0 < args.proposal_confidence <= 1:
-        parser.error(f"--proposal-confidence must be over 0 and at most 1, "
-                     f"not {args.proposal_confidence}")
+    for option, value in (("--proposal-confidence", args.proposal_confidence),
+                          ("--box-confidence", args.box_confidence)):  # fmt: skip
+        problem = None if value is None else confidence_problem(option, value)
+        if problem:
+            parser.error(problem)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     jobs = [hand | {"dir": str(out), "fps": args.fps, "model": args.model,

@@ -153,6 +153,17 @@ CONFIDENCE = 0.5
 PROPOSAL_CONFIDENCE = 0.02
 
 
+def confidence_problem(option: str, value: float) -> str | None:
+    """Why a confidence given on a command line cannot be used, or None if it can.
+
+    One wording for every tool that takes a threshold (the evaluator, the reader
+    benchmark), so a director or a developer reads the same line wherever they mistype.
+    """
+    if 0 < value <= 1:
+        return None
+    return f"{option} must be over 0 and at most 1, not {value}"
+
+
 #: the class of a face-down card (boxed whole, not by its index)
 FACE_DOWN = "back"
 #: the classes of a proposal-only model (``datasets/proposals.py``): it finds indices

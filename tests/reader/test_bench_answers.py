@@ -129,13 +129,18 @@ def test_a_job_reads_with_the_proposal_threshold_it_names() -> None:
     assert model_detector({"proposal_confidence": 0.01}).proposal_confidence == 0.01
 
 
-def test_a_proposal_threshold_outside_zero_to_one_is_one_line_and_exit_2(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path,
+@pytest.mark.parametrize(("option", "value"),
+                         [("--proposal-confidence", "0"), ("--box-confidence", "1.5")])
+def test_a_threshold_outside_zero_to_one_is_one_line_and_exit_2(
+    option: str, value: str, capsys: pytest.CaptureFixture[str], tmp_path: Path,
 ) -> None:
     with pytest.raises(SystemExit) as stop:
-        main(["--proposal-confidence", "0", "--out", str(tmp_path)])
+        main([option, value, "--out", str(tmp_path / "never")])
     assert stop.value.code == 2
-    assert "--proposal-confidence must be over 0 and at most 1" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert f"{option} must be over 0 and at most 1, not {float(value)}" in err
+    assert "Traceback" not in err
+    assert not (tmp_path / "never").exists()  # refused before anything is written
 
 
 def test_a_renege_proved_by_a_card_left_unread_is_missed_until_the_players_answer() -> None:
@@ -168,6 +173,7 @@ def test_a_resumed_model_read_replays_the_hands_read_before(tmp_path: Path) -> N
     from bench_reader import _saved_stream, plan, read_one, render, summarize
 
     from kiosk.vision.calibration import Calibration
+    from kiosk.vision.detector import ModelError
     from kiosk.vision.oracle import OracleDetector
     from kiosk.vision.pipeline import save_stream
 
@@ -185,8 +191,6 @@ def test_a_resumed_model_read_replays_the_hands_read_before(tmp_path: Path) -> N
     assert row["replayed"] is True
     assert row["exact"] == row["tricks"] == len(truth["record"]["tricks"])
     assert summarize("model", [row])["hands_replayed"] == 1
-    from kiosk.vision.detector import ModelError
-
     with pytest.raises(ModelError):  # without --resume the hand is read with the model
         read_one(job, "model")
 

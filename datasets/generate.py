@@ -3,6 +3,7 @@
     python -m datasets.generate --train 2400 --val 200 --test 300 --size 384
     python -m datasets.generate --dark 800     # more training scenes, half the faces dark
     python -m datasets.generate --more 2400    # more training scenes drawn as the train split's
+    python -m datasets.generate --more 24000 --more-from 24000   # the next 24,000 of them
 
 Scene ``i`` of a split is ``render_scene(base + i)`` (train 0, val 1,000,000, test
 2,000,000, dark 3,000,000, more 4,000,000), so any subset can be regenerated exactly, and
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -35,6 +37,8 @@ SEED_BASE = {
 #: scenes drawn without the camera, against 7 % of the others; version-5 labels); the
 #: other splits keep the generator's own share, :data:`datasets.scenes.DARK_SHARE`
 DARK_SPLIT_SHARE = 0.5
+#: seeds a split may use: the next split's base is this far on
+SPLIT_SEEDS = 1_000_000
 
 
 def write_scene(args: tuple[Path, int, int, float]) -> int:
@@ -63,7 +67,15 @@ def write_scene(args: tuple[Path, int, int, float]) -> int:
     return len(lines)
 
 
-def write_split(name: str, count: int, size: int, workers: int, root: Path = GENERATED) -> Path:
+def write_split(
+    name: str, count: int, size: int, workers: int, root: Path = GENERATED, first: int = 0
+) -> Path:
+    """Draw scenes ``first`` to ``first + count - 1`` of split ``name`` into its folder.
+
+    ``first`` lets a later session draw extra scenes no earlier one drew (each session's
+    machine starts empty, so new scenes cost no more than the same ones drawn again, and
+    teach more); scenes already in the folder are kept.
+    """
     out = root / "scenes" / name
     stamp = out / "VERSION"
     if out.exists() and (not stamp.exists() or stamp.read_text().strip() != str(SCENES_VERSION)):
@@ -76,7 +88,7 @@ def write_split(name: str, count: int, size: int, workers: int, root: Path = GEN
     # run keeps (stamped at the end, a stopped first run was wiped and drawn again)
     stamp.write_text(f"{SCENES_VERSION}\n")
     share = DARK_SPLIT_SHARE if name == "dark" else DARK_SHARE
-    jobs = [(out, SEED_BASE[name] + i, size, share) for i in range(count)]
+    jobs = [(out, SEED_BASE[name] + i, size, share) for i in range(first, first + count)]
     if workers <= 1:
         for job in jobs:
             write_scene(job)
@@ -111,6 +123,11 @@ def main(argv: list[str] | None = None) -> int:
         help="extra training scenes drawn as the train split's (scenes/more; the "
         "classifier's: it names the scenes it learnt from far better than held-out ones)",
     )  # fmt: skip
+    parser.add_argument(
+        "--more-from", type=int, default=0, metavar="K",
+        help="the extra scenes drawn are scenes K to K + --more - 1 (default 0): a later "
+        "session draws scenes none before it learnt from",
+    )  # fmt: skip
     parser.add_argument("--size", type=int, default=384)
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--no-real", action="store_true", help="train on synthetic scenes only")
@@ -118,10 +135,21 @@ def main(argv: list[str] | None = None) -> int:
         "--real-repeat", type=int, default=2, help="link each real training photo N times"
     )
     args = parser.parse_args(argv)
+    if args.more_from and not args.more:
+        print("generate: --more-from works with --more N (how many extra scenes)",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    if not 0 <= args.more_from <= SPLIT_SEEDS - args.more:
+        print(f"generate: --more-from must be from 0 to {SPLIT_SEEDS - args.more} (--more "
+              f"{args.more} scenes within the split's {SPLIT_SEEDS:,} seeds), not "
+              f"{args.more_from}", file=sys.stderr)  # fmt: skip
+        return 2
     for name in ("train", "val", "test", "dark", "more"):
         count = getattr(args, name)
         if count:
-            print(name, write_split(name, count, args.size, args.workers), flush=True)
+            first = args.more_from if name == "more" else 0
+            print(name, write_split(name, count, args.size, args.workers, first=first),
+                  flush=True)  # fmt: skip
     if not args.no_real:
         print(
             "real train photos linked:",

@@ -281,6 +281,39 @@ def test_more_scenes_are_drawn_as_the_train_splits_from_seeds_of_their_own(
     assert SEED_BASE["more"] > max(v for k, v in SEED_BASE.items() if k != "more")
 
 
+def test_a_later_session_draws_the_extra_scenes_after_those_it_has(tmp_path: Path) -> None:
+    """``--more-from K``: scenes K on, drawn exactly as a run from 0 draws them, beside the
+    scenes already in the folder (a fresh machine has none; a kept folder keeps them)."""
+    from datasets.generate import write_split
+
+    write_split("more", 1, 96, workers=1, root=tmp_path)
+    out = write_split("more", 2, 96, workers=1, root=tmp_path, first=5)
+    assert sorted(p.stem for p in (out / "images").glob("*.jpg")) == [
+        "4000000", "4000005", "4000006"]  # fmt: skip
+    scene = render_scene(4_000_006, 96)
+    assert (out / "labels" / "4000006.txt").read_text() == "".join(
+        label.yolo_line(96, 96) + "\n" for label in scene.labels)  # fmt: skip
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["--more", "10", "--more-from", "999995"], "--more-from must be from 0 to 999990"),
+    (["--more", "10", "--more-from", "-1"], "--more-from must be from 0 to 999990"),
+    (["--more-from", "24000"], "--more-from works with --more N"),
+])  # fmt: skip
+def test_extra_scenes_past_the_splits_seeds_are_one_line_and_exit_2(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str], tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seeds past the split's million would be the next split's scenes (held-out ones)."""
+    from datasets import generate
+
+    monkeypatch.setattr(generate, "GENERATED", tmp_path)
+    assert generate.main([*argv, "--train", "0", "--val", "0", "--test", "0"]) == 2
+    err = capsys.readouterr().err
+    assert said in err and err.count("\n") == 1
+    assert not list(tmp_path.iterdir())  # refused before anything is drawn
+
+
 def test_a_camera_effect_left_out_leaves_the_others_as_drawn() -> None:
     """``without`` makes every random draw still, so a scene drawn without one effect
     differs from the generated one by that effect alone: what it costs can be measured."""

@@ -215,6 +215,8 @@ def patches_for(
     for _ in range(randoms):
         x1, y1, x2, y2 = faces[int(rng.integers(len(faces)))]
         bw, bh = x2 - x1, y2 - y1
+        if 2 * bw > w or 2 * bh > h:
+            continue  # a close view's index over half the picture leaves no room beside it
         cx, cy = rng.uniform(bw, w - bw), rng.uniform(bh, h - bh)
         box = (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2)
         overlaps = iou_matrix(np.asarray([box], np.float64), boxes)[0]

@@ -70,6 +70,17 @@ def test_patches_label_boxes_proposals_and_background() -> None:
     assert len(labels) >= 6 and all(p.shape == (PATCH, PATCH, 3) for p, _ in out)
 
 
+def test_an_index_over_half_a_close_views_picture_is_cut_with_no_negative_beside_it() -> None:
+    """A tablet close to the cards draws an index wider than half the picture (scene
+    4024534's 6C: 0.54 of it); a random negative of its size has no room beside it, so
+    none is cut (the cutting stopped on such a scene: no place to draw its centre from)."""
+    image = np.random.default_rng(1).integers(0, 255, (120, 120, 3), dtype=np.uint8)
+    truth = [(LABELS.index("9C"), (30.0, 40.0, 95.0, 70.0))]
+    out = list(patches_for(image, truth, np.random.default_rng(0), copies=2, proposals=[],
+                           randoms=5))  # fmt: skip
+    assert [cls for _, cls in out] == [LABELS.index("9C")] * 2
+
+
 def test_unnamed_small_indices_are_neither_patches_nor_negatives() -> None:
     image = np.full((60, 60, 3), 128, np.uint8)
     tiny = (10.0, 10.0, 14.0, 16.0)

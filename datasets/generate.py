@@ -140,6 +140,10 @@ def main(argv: list[str] | None = None) -> int:
         print("generate: --more-from works with --more N (how many extra scenes)",
               file=sys.stderr)  # fmt: skip
         return 2
+    if args.more > SPLIT_SEEDS:  # named here, not as a --more-from "from 0 to" below 0
+        print(f"generate: --more must be at most {SPLIT_SEEDS:,} (the split's seeds), not "
+              f"{args.more:,}", file=sys.stderr)  # fmt: skip
+        return 2
     if not 0 <= args.more_from <= SPLIT_SEEDS - args.more:
         print(f"generate: --more-from must be from 0 to {SPLIT_SEEDS - args.more} (--more "
               f"{args.more} scenes within the split's {SPLIT_SEEDS:,} seeds), not "

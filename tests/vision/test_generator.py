@@ -299,6 +299,7 @@ def test_a_later_session_draws_the_extra_scenes_after_those_it_has(tmp_path: Pat
     (["--more", "10", "--more-from", "999995"], "--more-from must be from 0 to 999990"),
     (["--more", "10", "--more-from", "-1"], "--more-from must be from 0 to 999990"),
     (["--more-from", "24000"], "--more-from works with --more N"),
+    (["--more", "2000000"], "--more must be at most 1,000,000 (the split's seeds), not 2,000,000"),
 ])  # fmt: skip
 def test_extra_scenes_past_the_splits_seeds_are_one_line_and_exit_2(
     argv: list[str], said: str, capsys: pytest.CaptureFixture[str], tmp_path: Path,

@@ -5,7 +5,7 @@
 
 The proposal network misses cards the trick reader needs most where the kiosk looks
 hardest: a tablet's far seat, read in the warped top-down square at the smallest scale
-that keeps an index about ``INDEX_PIXELS`` pixels tall (models/README.md, "What
+that keeps an index about ``INDEX_PIXELS`` pixels tall (models/NOTEBOOK.md, "What
 remains"). The scenes it was trained on show indices at 14-57 pixels; a tablet's square
 at the kiosk's scale shows them at 8-13. So each picture here is what one network pass
 of :class:`kiosk.vision.pipeline.AreaDetector` gets:
@@ -54,7 +54,7 @@ from kiosk.vision.rectify import TableView
 GENERATED = Path(__file__).resolve().parent / "generated"
 OUT = GENERATED / "hand_frames"
 #: the data set these pictures join: the scenes and the real photos weighted six times
-#: (YOLO run 5's mix, models/README.md)
+#: (YOLO run 5's mix, models/NOTEBOOK.md)
 BASE_DATA = GENERATED / "cards-real6.yaml"
 #: the run-time network input (height, width), as exported
 INPUT_HW = (384, 640)

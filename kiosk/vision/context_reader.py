@@ -42,7 +42,7 @@ import numpy as np
 DEFAULT_CONTEXT_READER = Path(__file__).resolve().parents[2] / "models" / "context_reader.onnx"
 
 #: the exponent on the context reader's opinion (1: a plain product of experts); chosen
-#: on the validation scenes (models/README.md)
+#: on the validation scenes (models/NOTEBOOK.md, "The context reader")
 CONTEXT_WEIGHT = 0.3
 #: a box whose index reading names nothing at least this surely is shown to the context
 #: reader; a sure index needs no second opinion, and leaving it out saves most of the cost

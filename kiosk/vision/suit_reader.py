@@ -48,7 +48,7 @@ SUIT_SURE = 0.9
 
 #: how many quarter turns of each patch the suit reader reads (the index classifier reads
 #: four): its 48-pixel patches cost twice the classifier's, and four turns doubled the
-#: whole detector's time on a busy picture for no better figure (models/README.md)
+#: whole detector's time on a busy picture for no better figure (models/NOTEBOOK.md)
 SUIT_TURNS = 1
 
 #: a box is shown to the suit reader when the index classifier gives its card names at

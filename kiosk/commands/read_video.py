@@ -203,10 +203,10 @@ def _detector(name: str, video: Path, seed: int) -> Any:
         except (OSError, ValueError) as problem:
             raise UsageError(f"--detector oracle needs the truth file: {problem}") from None
     if name == "model":
-        from kiosk.vision.detector import Detector, ModelError
+        from kiosk.vision.detector import Detector, ModelError, threads_beside_the_screen
 
         try:
-            return Detector(threads=1)  # one core for the model, one for the rest
+            return Detector(threads=threads_beside_the_screen())
         except ModelError as problem:
             raise UsageError(f"cannot load the card detector: {problem} "
                              "(try --detector oracle on a rendered video)") from None

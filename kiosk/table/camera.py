@@ -102,9 +102,9 @@ def choose_detector(video: str | Path | None, wanted: str = "auto",
 
 
 def _load_model() -> Any:
-    from kiosk.vision.detector import Detector
+    from kiosk.vision.detector import Detector, threads_beside_the_screen
 
-    return Detector(threads=1)  # one core for the model, one for the screen
+    return Detector(threads=threads_beside_the_screen())
 
 
 def _sample_recall(model: Any, video: str | Path, truth: Path) -> float | None:

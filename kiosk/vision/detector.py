@@ -71,6 +71,25 @@ def is_euchre_or_five(card: str) -> bool:
     return card != "back" and card[0] in "9TJQKA5"
 
 
+def threads_beside_the_screen(cores: int | None = None) -> int:
+    """Threads for the kiosk's detector: every core this process may run on but one,
+    which is left to the screen and the camera; at least one.
+
+    Why: on the 2-core machines this project is measured on that is one thread, as the
+    kiosk always ran; a Raspberry Pi 5 has four cores and many tablets more, and the
+    detector reads faster on more threads (six rendered hands' frames: 35.7 ms a frame
+    on two threads, 45.9 on one; models/README.md, "Speed"). The cores counted are the
+    ones the process may use, not the machine's: a container given two of 64 gets one.
+
+    >>> threads_beside_the_screen(2), threads_beside_the_screen(4), threads_beside_the_screen(1)
+    (1, 3, 1)
+    """
+    if cores is None:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+        cores = cores or os.cpu_count() or 1
+    return max(1, cores - 1)
+
+
 @dataclass(frozen=True)
 class Detection:
     """One detected corner index (or face-down card)."""

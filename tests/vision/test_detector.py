@@ -274,3 +274,28 @@ def test_a_model_without_its_input_size_is_one_clear_error() -> None:
     for text in ("", "[384]", "384x448"):
         with pytest.raises(ModelError, match="m.onnx: no input size in the model metadata"):
             _input_hw_text(Path("m.onnx"), text)
+
+
+def test_the_kiosk_gives_its_detector_every_core_but_the_screens(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Why: the kiosk ran its detector on one thread, right for the 2-core machines here
+    but leaving three of a Raspberry Pi 5's four cores idle; more threads read faster.
+    The count follows the cores the process may use, and the kiosk's loader uses it for
+    every network."""
+    import os
+
+    from kiosk.table.camera import _load_model
+    from kiosk.vision.detector import threads_beside_the_screen
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
+    assert threads_beside_the_screen() == 3
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})
+    assert threads_beside_the_screen() == 1
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2})
+    model = _load_model()
+    sessions = [model._session] + [
+        n._session for n in (model.namer, model.suit_reader, model.context_reader) if n
+    ]
+    assert len(sessions) == 4
+    assert {s.get_session_options().intra_op_num_threads for s in sessions} == {2}

@@ -127,9 +127,18 @@ def main(argv: list[str] | None = None) -> int:
                     f"{network_inputs(detector, detect, image)}: "
                     f"{ms:6.1f} ms/frame = {1000 / ms:5.1f} fps"
                 )
-    best = min(v for k, v in results.items() if k[1] == "two stages")
-    print(f"TARGET speed >= 15 fps (1280x720, one process): {1000 / best:.1f} fps", end=" ")
-    print("PASS" if 1000 / best >= 15 else "FAIL")
+    # the target names a 1280x720 frame "including any crop of the play area": each path
+    # the kiosk's chosen runtime takes must pass, so that a slower whole frame is not
+    # hidden behind a fast crop (the best path alone passed while the whole frame ran at
+    # 12.9 fps, 2026-11-27)
+    for paths in (("full frame",), ("play-area crop 720x720", "tablet, warped top-down")):
+        rates = [1000 / results[("onnxruntime", "two stages", path)] for path in paths
+                 if ("onnxruntime", "two stages", path) in results]
+        if not rates:
+            continue
+        shown = " / ".join(f"{rate:.1f}" for rate in rates)
+        print(f"TARGET speed >= 15 fps, one process, {' and '.join(paths)}: {shown} fps",
+              "PASS" if min(rates) >= 15 else "FAIL")
     reference = yolo_640_ms(Detector(args.model, index_classifier=None), args.frames)
     print(f"YOLOv8n at 640x640 here: {reference:.1f} ms (Raspberry Pi 5: {PI5_YOLOV8N_640_MS} ms)")
     for label in ("full frame", "tablet, warped top-down"):
@@ -146,8 +155,6 @@ def main(argv: list[str] | None = None) -> int:
     real = metrics.get("real_test", {})
     synth = metrics.get("synthetic_test", {})
     checks = [
-        ("real photos: recall of euchre cards and 5s (index boxes) >= 0.95",
-         real.get("recall_euchre_and_5s_boxes"), lambda v: v >= 0.95),
         ("real photos: recall of euchre cards and 5s (cards) >= 0.95",
          real.get("recall_euchre_and_5s_cards"), lambda v: v >= 0.95),
         ("real photos: false detections per image <= 0.1",
@@ -157,6 +164,10 @@ def main(argv: list[str] | None = None) -> int:
     for text, value, ok in checks:
         verdict = "n/a" if value is None else ("PASS" if ok(value) else "FAIL")
         print(f"TARGET {text}: {value} {verdict}")
+    # the target counts cards (a card is found when any of its corners is); per corner
+    # index is shown beside it, for what the boxes alone reach
+    print(f"real photos: recall of euchre cards and 5s per index box (not a target): "
+          f"{real.get('recall_euchre_and_5s_boxes')}")
     return 0
 
 

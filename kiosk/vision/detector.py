@@ -85,8 +85,8 @@ def threads_beside_the_screen(cores: int | None = None) -> int:
     (1, 3, 1)
     """
     if cores is None:
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
-        cores = cores or os.cpu_count() or 1
+        affinity = getattr(os, "sched_getaffinity", None)  # Linux; elsewhere every core
+        cores = len(affinity(0)) if affinity else os.cpu_count() or 1
     return max(1, cores - 1)
 
 

@@ -1,6 +1,8 @@
 """Training patches for the index classifier (the detector's second stage).
 
     python -m datasets.index_crops            # -> datasets/generated/index_crops.npz
+    python -m datasets.index_crops --only-extra --extra-scenes datasets/generated/scenes_extra \
+        --out datasets/generated/index_crops_extra.npz   # the extra decks' scenes alone
 
 Every patch is cut by :func:`kiosk.vision.index_classifier.crop`, the run-time crop.
 Three kinds, from the training scenes and the real training photos only (never the
@@ -342,6 +344,18 @@ def main(argv: list[str] | None = None) -> int:
         "as --more-copies and --small-copies say, with the validation patches: N processes "
         "cut them on N cores, and the trainer takes every file (--crops A --crops B)",
     )  # fmt: skip
+    parser.add_argument(
+        "--extra-scenes", type=Path, action="append", default=[], metavar="FOLDER",
+        help="a folder of the extra decks' scenes (`datasets.generate --decks extra`, "
+        "datasets/generated/scenes_extra unless its --out said), cut as the train split's: "
+        "--extra-copies per label, and shrunk, --small-copies",
+    )  # fmt: skip
+    parser.add_argument("--extra-copies", type=int, default=3, help="per label, --extra-scenes")
+    parser.add_argument(
+        "--only-extra", action="store_true",
+        help="cut the --extra-scenes alone, with the validation patches: a file the trainer "
+        "takes beside the others (--crops A --crops B)",
+    )  # fmt: skip
     parser.add_argument("--val-hands", type=Path, action="append", default=[],
                         help="validate on these rendered hands' frames (every third "
                         "--hand-step) instead of the validation scenes (hands never trained on)")
@@ -364,6 +378,18 @@ def main(argv: list[str] | None = None) -> int:
         print("--only-more cuts the extra scenes alone: no --hands or --no-scenes",
               file=sys.stderr)
         return 2
+    for folder in args.extra_scenes:
+        if not (folder / "images").is_dir():
+            print(f"no scenes in {folder}: run `python -m datasets.generate --decks extra` first",
+                  file=sys.stderr)  # fmt: skip
+            return 2
+    if args.only_extra and not args.extra_scenes:
+        print("--only-extra needs --extra-scenes FOLDER", file=sys.stderr)
+        return 2
+    if args.only_extra and (args.only_more or args.hands or args.no_scenes):
+        print("--only-extra cuts the extra scenes alone: no --only-more, --hands or --no-scenes",
+              file=sys.stderr)  # fmt: skip
+        return 2
     for folder in (*args.hands, *args.val_hands):
         if not rendered_hands(folder):
             print(f"no rendered hands (hand-*.mp4 with .truth.json) in {folder}", file=sys.stderr)
@@ -381,7 +407,16 @@ def main(argv: list[str] | None = None) -> int:
         (f"synthetic more{share}, shrunk", islice(scene_truth("more"), k - 1, None, n),
          args.small_copies, True),
     ] if scenes and args.more_copies else []  # fmt: skip
-    train_sources = more if args.only_more else [
+    # the extra decks' scenes (card designs the others never show), given by folder
+    extra: list[Source] = [
+        source
+        for folder in args.extra_scenes
+        for source in (
+            (f"extra scenes {folder}", folder_truth(folder), args.extra_copies, False),
+            (f"extra scenes {folder}, shrunk", folder_truth(folder), args.small_copies, True),
+        )
+    ]
+    train_sources = more if args.only_more else extra if args.only_extra else [
         *([("synthetic train", scene_truth("train"), args.synthetic_copies, False)]
           if scenes else []),
         ("real train", real_truth("train"), args.real_copies, False),
@@ -390,6 +425,7 @@ def main(argv: list[str] | None = None) -> int:
         *([("synthetic dark", scene_truth("dark"), args.dark_copies, False)]
           if scenes and args.dark_copies else []),
         *more,
+        *extra,
         *((f"rendered hands {folder}", hand_truth(folder, args.hand_step),
            args.hand_copies, False) for folder in args.hands),
     ]  # fmt: skip

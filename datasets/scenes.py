@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -330,6 +330,7 @@ def _labelled_deck(card: str, deck: str, decks: list[str]) -> str:
 def render_scene(
     seed: int, size: int = 384, view: str | None = None, camera: bool = True,
     dark_share: float = DARK_SHARE, without: Collection[str] = (),
+    decks: Sequence[str] | None = None,
 ) -> Scene:
     """Render scene number ``seed``: the same seed always gives the same picture and labels.
 
@@ -338,14 +339,16 @@ def render_scene(
     effects cost the detector); ``without`` leaves out only the effects it names
     (:data:`datasets.photometric.EFFECTS`), every other one drawn as before.
     ``dark_share`` is the share of faces recoloured dark (a scene drawn with another
-    share than the default is another scene).
+    share than the default is another scene). ``decks``: the decks the table's two are
+    drawn from (at least two), by default :func:`usable_decks`; the index classifier's
+    extra scenes draw from :func:`datasets.cards_art.extra_training_decks`.
     """
     rng = np.random.default_rng(seed)
     if view is None:
         view = "overhead" if rng.random() < 0.65 else "oblique"
     zoom = rng.uniform(1.0, 1.25) if view == "overhead" else rng.uniform(1.5, 1.9)
     canvas_size = int(size * zoom)
-    decks = usable_decks()
+    decks = usable_decks() if decks is None else list(decks)
     chosen = [decks[int(i)] for i in rng.choice(len(decks), 2, replace=False)]
     # card width in output pixels, log-uniform: index boxes from ~10 to ~45 pixels wide
     out_card_w = math.exp(rng.uniform(math.log(55), math.log(230))) * size / 384

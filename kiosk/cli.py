@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "score-hand": ("score_hand", "score one hand record (JSON) under a rule profile"),
     "standings": ("standings", "rank teams from game results under a rule profile"),
     "detect": ("detect", "find the cards in image files"),
+    "enrol": ("enrol", "learn a table's own deck from photos (a deck profile)"),
     "read-video": ("read_video", "read a recorded hand from video"),
     "render-hand": ("render_hand", "render a video of a hand record being played"),
     "mat": ("mat", "write a printable play mat with calibration markers"),

@@ -527,7 +527,8 @@ def export(
     model, labels: list[str], out: Path, patch: int = PATCH, margin: float = MARGIN
 ) -> None:
     """ONNX with a dynamic batch, the class names (``names``), the patch side (``patch``)
-    and the crop's margin (``margin``) in the metadata."""
+    and the crop's margin (``margin``) in the metadata, and the outputs a deck profile
+    reads (``models/add_feature_output.py``: the last layer's input and weights)."""
     import onnx
     import torch
 
@@ -545,6 +546,9 @@ def export(
     entry = proto.metadata_props.add()
     entry.key, entry.value = "margin", repr(margin)
     onnx.save(proto, str(out))
+    from add_feature_output import add_feature_output
+
+    add_feature_output(out)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from kiosk.app.screens.base import KioskScreen
 from kiosk.app.screens.bidding import BiddingScreen
 from kiosk.app.screens.calibration import CalibrationScreen
 from kiosk.app.screens.correction import CorrectionScreen
+from kiosk.app.screens.deck import DeckScreen
 from kiosk.app.screens.game_end import GameEndScreen
 from kiosk.app.screens.live import LiveScreen
 from kiosk.app.screens.renege import RenegeScreen
@@ -33,6 +34,7 @@ from kiosk.table.feed import FrameFeed, save_frame
 SCREENS: dict[str, type[KioskScreen]] = {
     "setup": SetupScreen,
     "calibration": CalibrationScreen,
+    "deck": DeckScreen,
     "bidding": BiddingScreen,
     "live": LiveScreen,
     "renege": RenegeScreen,
@@ -166,7 +168,8 @@ class KioskApp(App):
             if self.manager is None:
                 return
             self.presenter.camera_setup.frame = frame  # the calibration works on it
-            for name in ("live", "calibration"):
+            self.presenter.deck_setup.frame = frame  # and the deck's enrolment
+            for name in ("live", "calibration", "deck"):
                 screen = self.manager.get_screen(name)
                 if name == "live" or self.manager.current == name:
                     screen.show_frame(frame)  # type: ignore[attr-defined]

@@ -179,10 +179,13 @@ class TablePresenter:
 
     def __post_init__(self) -> None:
         from kiosk.app.camera_setup import CameraSetup
+        from kiosk.app.deck_setup import DeckSetup
 
         self.session.subscribe(lambda _s: self._changed())
         #: the calibration screen's logic (kiosk.app.camera_setup)
         self.camera_setup = CameraSetup(self.session, on_change=self._changed)
+        #: the deck set-up screen's logic (kiosk.app.deck_setup)
+        self.deck_setup = DeckSetup(self.session, on_change=self._changed)
 
     # ------------------------------------------------------------ plumbing
 
@@ -218,8 +221,8 @@ class TablePresenter:
             return "correction"
         if self.overlay == "score" and phase in ("playing", "bidding"):
             return "score"
-        if self.overlay == "calibration" and phase in ("setup", "ready"):
-            return "calibration"
+        if self.overlay in ("calibration", "deck") and phase in ("setup", "ready"):
+            return self.overlay
         return {
             "setup": "setup", "ready": "setup", "bidding": "bidding", "playing": "live",
             "renege": "renege", "hand_over": "score", "game_over": "game_end",
@@ -245,6 +248,8 @@ class TablePresenter:
         self.message = ""
         if overlay == "calibration":
             self.camera_setup.opened()
+        elif overlay == "deck":
+            self.deck_setup.opened()
         self._changed()
 
     def teams(self) -> dict[str, str]:

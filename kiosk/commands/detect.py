@@ -33,6 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--confidence", type=float, default=None,
         help="lowest confidence reported (default: the detector's operating point)",
     )
+    parser.add_argument("--deck", metavar="DECK", help="read with this deck profile (kiosk enrol)")
     parser.add_argument(
         "--backend", choices=("auto", "onnxruntime", "opencv"), default="auto",
         help="inference runtime (default: ONNX Runtime when installed)",
@@ -44,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
 
     from kiosk.vision.detector import Detector, ModelError
 
+    if args.deck and not Path(args.deck).is_file():
+        raise UsageError(f"no such deck profile: {args.deck}")
     for name in args.images:
         path = Path(name)
         if not path.is_file():
@@ -59,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
         if detector is None:  # loaded after the first image proved readable
             try:
                 options = {} if args.confidence is None else {"confidence": args.confidence}
-                detector = Detector(args.model, backend=args.backend, **options)
+                detector = Detector(args.model, backend=args.backend, deck=args.deck,
+                                    **options)
             except ModelError as problem:
                 raise UsageError(str(problem)) from None
         found = detector.detect(image)

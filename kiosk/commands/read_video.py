@@ -47,6 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--detections", metavar="FILE",
                         help="read a recorded detection stream (JSON) instead of the video")
     parser.add_argument("--seed", type=int, default=0, help="noise seed for --detector oracle")
+    parser.add_argument("--deck", metavar="DECK",
+                        help="read with this deck profile (kiosk enrol; --detector model)")
     parser.add_argument("--save-detections", metavar="FILE",
                         help="also write the detector's boxes per frame as a detection stream "
                              "(JSON, replayable with --detections)")
@@ -144,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         if not video.is_file():
             raise UsageError(f"cannot open video {video}: no such file")
-        detector = _detector(args.detector, video, args.seed)
+        detector = _detector(args.detector, video, args.seed, args.deck)
         seen: list[dict[str, Any]] | None = [] if args.save_detections else None
         reading = read_video(video, detector, calibration=calibration, view=args.view,
                              play=play, record=seen)
@@ -194,7 +196,7 @@ def _save_stream(path: str, video: Path, view: str, calibration: Any,
         raise UsageError(f"cannot write {path}: {problem}") from None
 
 
-def _detector(name: str, video: Path, seed: int) -> Any:
+def _detector(name: str, video: Path, seed: int, deck: str | None = None) -> Any:
     if name == "oracle":
         from kiosk.vision.oracle import OracleDetector
 
@@ -206,8 +208,10 @@ def _detector(name: str, video: Path, seed: int) -> Any:
         from kiosk.vision.detector import Detector, ModelError, threads_beside_the_screen
 
         try:
-            return Detector(threads=threads_beside_the_screen())
+            return Detector(threads=threads_beside_the_screen(), deck=deck)
         except ModelError as problem:
+            if deck is not None and "profile" in str(problem):
+                raise UsageError(str(problem)) from None
             raise UsageError(f"cannot load the card detector: {problem} "
                              "(try --detector oracle on a rendered video)") from None
     raise UsageError(f"unknown detector {name!r} (model or oracle)")

@@ -22,6 +22,7 @@ a pulled plug and it resumes the hand where it was.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import signal
@@ -47,6 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="card detector: the trained model, the oracle (a rendered "
                              "video's ground truth plus noise), or none (tap the cards); "
                              "auto picks the model when it is good enough (default: auto)")
+    parser.add_argument("--deck", metavar="DECK",
+                        help="read with this table's deck profile (kiosk enrol)")
     parser.add_argument("--journal", metavar="FILE",
                         help="the game's journal (default: var/kiosk/table.sqlite3, "
                              "or var/kiosk/demo.sqlite3 for the demo)")
@@ -109,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
 
     headless = args.headless or screenless(kiosk_device=is_kiosk_device())
 
+    load_model = _model_loader(args.deck)  # a bad profile is refused before any window
     # The picture: a camera, a video, or for the demo the bundled video of its hand.
     from kiosk.table.feed import FeedError, open_capture
 
@@ -128,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
         from kiosk.table.camera import choose_detector
 
         try:
-            choice = choose_detector(video, args.detector)
+            choice = choose_detector(video, args.detector, load_model)
         except ValueError as problem:
             raise UsageError(str(problem)) from None
         if demo and choice.detector is None:
@@ -270,6 +274,8 @@ def _feed(session: Any, presenter: Any, capture: Any, source: str, video: str | 
         reader = follower
         presenter.camera_setup.camera_view = view
         presenter.camera_setup.on_saved = follower.recalibrate
+        presenter.deck_setup.detector = choice.detector
+        _read_with_the_tables_deck(choice.detector, session)
     feed = FrameFeed(capture, source, reader=reader, is_video=video is not None,
                      hold=hold and video is not None, pace=pace)
     CameraLink(session, presenter, feed, follower, from_start=video is not None).update()
@@ -289,6 +295,35 @@ def _view_of(video: str | None, calibration: Any) -> str:
 
             return str(json.loads(truth.read_text(encoding="utf-8")).get("view", "overhead"))
     return "overhead"
+
+
+def _read_with_the_tables_deck(detector: Any, session: Any) -> None:
+    """A detector given no --deck reads with the deck profile this table learnt at set-up
+    (kept beside its calibration), when there is one and it fits the detector."""
+    if getattr(detector, "deck", True) is not None or not hasattr(detector, "use_deck"):
+        return
+    from kiosk.app.deck_setup import load_deck_for_table
+    from kiosk.vision.detector import ModelError
+
+    profile = load_deck_for_table(session)
+    if profile is not None:
+        with contextlib.suppress(ModelError):  # learnt on other networks: read without it
+            detector.use_deck(profile)
+
+
+def _model_loader(deck: str | None) -> Any:
+    """What loads the trained detector, with the deck profile ``deck`` when one is given
+    (checked here, so a missing or foreign profile is one line, not a silent fallback)."""
+    if deck is None:
+        return None
+    from kiosk.vision.deck_profile import DeckProfile, ProfileError
+    from kiosk.vision.detector import Detector, threads_beside_the_screen
+
+    try:
+        profile = DeckProfile.load(deck)
+    except ProfileError as problem:
+        raise UsageError(str(problem)) from None
+    return lambda: Detector(threads=threads_beside_the_screen(), deck=profile)
 
 
 def _saved_calibration(session: Any) -> Any:

@@ -64,6 +64,8 @@ def open_capture(camera: int | None = None, video: str | None = None) -> tuple[A
         why = "is it connected? try another number"
     if not capture.isOpened():
         raise FeedError(f"cannot open {what} ({why})")
+    if video is None:
+        ask_for_a_readable_picture(capture)
     ok, _frame = capture.read()
     if not ok:
         capture.release()
@@ -71,6 +73,41 @@ def open_capture(camera: int | None = None, video: str | None = None) -> tuple[A
     if video is not None:
         capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
     return capture, source
+
+
+#: the largest picture asked of a camera: indices need pixels (models/README.md, "Deck
+#: profiles": the smallest index read reliably), and a camera gives its largest mode
+#: that fits; more than this costs the detector's tiles for no index a table shows
+BEST_RESOLUTION = (1920, 1080)
+
+
+#: frames the camera's automatic exposure is given to settle on the table before it is
+#: held (about half a second)
+SETTLING_FRAMES = 15
+
+
+def ask_for_a_readable_picture(capture: Any) -> tuple[int, int]:
+    """Ask the camera for its largest picture up to :data:`BEST_RESOLUTION`, let its
+    automatic exposure settle on the table, then hold that exposure, where it lets us;
+    returns the picture size it gives.
+
+    A webcam opens at 640 x 480 by default, where a card's corner index at arm's length
+    is a dozen pixels; and automatic exposure hunts as hands and white cards come and
+    go, so the same card reads dim in one frame and washed out in the next. A camera
+    that refuses either keeps its own setting (OpenCV answers False; nothing fails).
+    """
+    import cv2
+
+    width, height = BEST_RESOLUTION
+    capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+    capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+    for _ in range(SETTLING_FRAMES):
+        capture.read()
+    # manual exposure keeps the value the automatic one settled on; V4L2 calls it 1,
+    # other backends 0.25: ask for one, then the other
+    if not capture.set(cv2.CAP_PROP_AUTO_EXPOSURE, 1):
+        capture.set(cv2.CAP_PROP_AUTO_EXPOSURE, 0.25)
+    return int(capture.get(cv2.CAP_PROP_FRAME_WIDTH)), int(capture.get(cv2.CAP_PROP_FRAME_HEIGHT))
 
 
 def save_frame(path: str | Path, frame: Any) -> None:

@@ -43,6 +43,7 @@ from kiosk.vision.context_reader import (
     unsure_rows,
     with_context,
 )
+from kiosk.vision.deck_profile import INDEX, SUIT, DeckProfile, ProfileError
 from kiosk.vision.index_classifier import (
     DEFAULT_CLASSIFIER,
     NONE,
@@ -210,6 +211,7 @@ class Detector:
         context_reader: str | os.PathLike[str] | None = "auto",
         proposal_confidence: float = PROPOSAL_CONFIDENCE,
         scales: Sequence[float] = (1.0,),
+        deck: str | os.PathLike[str] | DeckProfile | None = None,
     ) -> None:
         path = Path(model_path or os.environ.get("KIOSK_DETECTOR_MODEL") or DEFAULT_MODEL)
         if not path.is_file():
@@ -266,6 +268,36 @@ class Detector:
         if self.namer is None and self.classes == PROPOSAL_CLASSES:
             raise ModelError(f"{path} only finds indices: it needs the index classifier "
                              f"({DEFAULT_CLASSIFIER.name}) and ONNX Runtime to name them")
+        if isinstance(deck, DeckProfile):
+            self.use_deck(deck)
+        elif deck is not None:
+            try:
+                self.use_deck(DeckProfile.load(deck))
+            except ProfileError as problem:
+                raise ModelError(str(problem)) from None
+
+    def use_deck(self, profile: DeckProfile | None) -> None:
+        """Read with a table's deck profile (``kiosk enrol``) joining the index
+        classifier, or without one (None). A profile that does not fit this classifier
+        is a :class:`ModelError` naming the problem."""
+        if self.namer is None:
+            if profile is None:
+                return
+            raise ModelError("a deck profile needs the index classifier (and ONNX Runtime)")
+        heads = {} if profile is None else profile.heads
+        try:
+            self.namer.use_head(heads.get(INDEX))
+            if self.suit_reader is not None:
+                self.suit_reader.use_head(heads.get(SUIT))
+        except ProfileError as problem:
+            self.namer.use_head(None)
+            raise ModelError(str(problem)) from None
+        self._deck = profile
+
+    @property
+    def deck(self) -> DeckProfile | None:
+        """The deck profile the detector reads with, if any."""
+        return getattr(self, "_deck", None)
 
     def _load_onnxruntime(self, threads: int | None) -> None:
         import onnxruntime as ort

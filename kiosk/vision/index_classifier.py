@@ -27,6 +27,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from kiosk.vision.deck_profile import Head, ProfileError, file_digest
+
 #: the exported classifier committed with the repository
 DEFAULT_CLASSIFIER = Path(__file__).resolve().parents[2] / "models" / "index_classifier.onnx"
 
@@ -55,6 +57,12 @@ RECHECK_BELOW: float | None = 0.9
 #: the play-area crop from 42 to 25-26 (models/README.md, "Speed"). The YOLO session keeps
 #: its own (it is the long run, and alone it is faster with it).
 SPINNING_OFF = ("session.intra_op.allow_spinning", "0")
+#: the output holding what the network's last layer reads (its pooled last convolution),
+#: which a deck profile reads (``models/add_feature_output.py`` adds it to an export)
+FEATURES = "features"
+#: the outputs holding the network's last layer (``logits = features @ W.T + b``), which
+#: a deck profile starts from
+HEAD_WEIGHT, HEAD_BIAS = "head_weight", "head_bias"
 
 
 def crop(
@@ -123,6 +131,50 @@ class IndexClassifier:
         #: the patch side and margin the network was trained on (its export records them)
         self.patch = int(meta.get("patch", PATCH))
         self.margin = float(meta.get("margin", MARGIN))
+        outputs = [output.name for output in self._session.get_outputs()]
+        self._logits = outputs[0]
+        #: whether the network gives its feature map, which a deck profile needs
+        self.has_features = {FEATURES, HEAD_WEIGHT, HEAD_BIAS} <= set(outputs)
+        self._digest: str | None = None
+        #: this deck's own last layer (a deck profile's), read instead of the network's
+        self.deck_head: Head | None = None
+
+    def use_head(self, head: Head | None) -> None:
+        """Read through ``head`` (a deck profile's refitted last layer) instead of the
+        network's own; None: the network's own. A layer learnt on another network file,
+        or a network that gives no features, is refused."""
+        if head is not None:
+            if not self.has_features:
+                raise ProfileError(f"{self.path} gives no features: a deck profile needs "
+                                   "them (models/add_feature_output.py)")
+            if head.network != self.digest or head.classes != self.classes:
+                raise ProfileError("this deck profile was learnt with other networks than "
+                                   "the kiosk's: enrol the deck again")
+        self.deck_head = head
+
+    @property
+    def digest(self) -> str:
+        """SHA-256 of the network file (what a deck profile records it was learnt on)."""
+        if self._digest is None:
+            self._digest = file_digest(self.path)
+        return self._digest
+
+    def features(self, patches: Sequence[np.ndarray]) -> np.ndarray:
+        """What the last layer reads, (N, features), for patches cut by :func:`crop` as
+        they lie (what a deck profile is fitted on)."""
+        if not self.has_features:
+            raise ProfileError(f"{self.path} gives no features (models/add_feature_output.py)")
+        rows = self._session.run([FEATURES], {self._input: to_blob(patches)})[0]
+        return np.asarray(rows, np.float32)
+
+    def head(self) -> Head:
+        """The network's own last layer, where a deck profile starts from."""
+        if not self.has_features:
+            raise ProfileError(f"{self.path} gives no features (models/add_feature_output.py)")
+        blank = np.zeros((1, 3, self.patch, self.patch), np.float32)
+        weight, bias = self._session.run([HEAD_WEIGHT, HEAD_BIAS], {self._input: blank})
+        return Head(np.asarray(weight, np.float32).T.copy(), np.asarray(bias, np.float32),
+                    self.classes, self.digest)
 
     def probabilities(self, image: np.ndarray, boxes: Sequence[Sequence[float]]) -> np.ndarray:
         """Class probabilities, one row per box (softmax over ``self.classes``).
@@ -147,8 +199,13 @@ class IndexClassifier:
         """The mean of the softmax over quarter turns ``start`` .. ``turns - 1`` of each patch."""
         count = turns - start
         turned = [np.rot90(patch, k) for k in range(start, turns) for patch in patches]
-        logits = np.asarray(self._session.run(None, {self._input: to_blob(turned)})[0], np.float32)
-        logits -= logits.max(axis=1, keepdims=True)
-        exp = np.exp(logits)
-        each = exp / exp.sum(axis=1, keepdims=True)
+        if self.deck_head is not None:  # this deck's own last layer reads the features
+            rows = self._session.run([FEATURES], {self._input: to_blob(turned)})[0]
+            each = self.deck_head.probabilities(np.asarray(rows, np.float32))
+        else:
+            logits = np.asarray(
+                self._session.run([self._logits], {self._input: to_blob(turned)})[0], np.float32)
+            logits -= logits.max(axis=1, keepdims=True)
+            exp = np.exp(logits)
+            each = exp / exp.sum(axis=1, keepdims=True)
         return np.asarray(each.reshape(count, len(patches), -1).mean(axis=0))

@@ -170,8 +170,49 @@ def calibrate(d: Driver, frame: Any) -> Iterator[float]:
     yield from d.shot("calibration")
     yield from d.tap("Save")
     yield 0.2
+    yield from learn_the_deck(d, frame)
     yield from d.tap("Done")
     yield from d.until("setup")
+
+
+def layout_frame() -> Any:
+    """A rendered layout of a deck no network trained on, as the deck screen's camera
+    would see it; None without the card art."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    from datasets import cards_art
+
+    if "kde-standard" not in cards_art.held_out_decks() or not cards_art.card_art_installed():
+        return None
+    from datasets.layouts import render_layout
+
+    return render_layout("kde-standard", 21, missing=["KD"]).image
+
+
+def learn_the_deck(d: Driver, camera_frame: Any) -> Iterator[float]:
+    """Deck set-up from the calibration screen: the pack laid in the grid, read (one
+    card missing, said in its place), learnt; then back to the camera's own picture."""
+    layout = layout_frame()
+    if layout is None:
+        return
+    from kiosk.vision.detector import Detector
+
+    detector = Detector(threads=1)
+    d.app.presenter.deck_setup.detector = detector
+    yield from d.tap("Learn the deck")
+    yield from d.until("deck")
+    d.app._frame(layout)
+    yield 0.5
+    yield from d.shot("deck")
+    yield from d.tap("Read the cards")
+    yield 0.5
+    assert "the king of diamonds is missing" in d.screen.status, d.screen.status
+    yield from d.shot("deck-read")
+    yield from d.tap("Learn this deck")
+    yield 0.5
+    assert detector.deck is not None and "Learnt this deck" in d.screen.status
+    yield from d.shot("deck-learnt")
+    d.app._frame(camera_frame)
+    yield 0.3
 
 
 def steps(d: Driver, session: TableSession) -> Iterator[float]:

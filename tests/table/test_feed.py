@@ -66,3 +66,52 @@ def test_a_held_video_shows_its_first_frame_and_reads_nothing_until_released(
     feed.stop()
     # from the first frame again, timed by the file (30 fps), not by the wall clock
     assert times == pytest.approx([i / 30 for i in range(8)])
+
+
+class _Webcam:
+    """A camera that takes what it is asked within its own modes (the hardware apart)."""
+
+    def __init__(self, modes: list[tuple[int, int]], manual: set[float]) -> None:
+        import cv2
+
+        self.cv2, self.modes, self.manual = cv2, modes, manual
+        self.size = (640, 480)
+        self.asked: dict[int, float] = {}
+        self.exposure_held_after = -1
+        self.reads = 0
+
+    def set(self, prop: int, value: float) -> bool:
+        self.asked[prop] = value
+        if prop == self.cv2.CAP_PROP_FRAME_WIDTH:
+            fitting = [m for m in self.modes if m[0] <= value]
+            self.size = max(fitting) if fitting else self.size
+            return True
+        if prop == self.cv2.CAP_PROP_AUTO_EXPOSURE:
+            if value in self.manual:
+                self.exposure_held_after = self.reads
+                return True
+            return False
+        return True
+
+    def get(self, prop: int) -> float:
+        return float(self.size[0] if prop == self.cv2.CAP_PROP_FRAME_WIDTH else self.size[1])
+
+    def read(self) -> tuple[bool, None]:
+        self.reads += 1
+        return True, None
+
+
+def test_a_camera_is_asked_for_its_best_picture_and_a_settled_exposure() -> None:
+    from kiosk.table.feed import SETTLING_FRAMES, ask_for_a_readable_picture
+
+    webcam = _Webcam([(640, 480), (1280, 720), (1920, 1080), (3840, 2160)], {0.25})
+    assert ask_for_a_readable_picture(webcam) == (1920, 1080)
+    assert webcam.exposure_held_after == SETTLING_FRAMES  # held once it had settled
+
+
+def test_a_camera_that_refuses_keeps_its_own_settings() -> None:
+    from kiosk.table.feed import ask_for_a_readable_picture
+
+    webcam = _Webcam([(640, 480)], set())
+    assert ask_for_a_readable_picture(webcam) == (640, 480)
+    assert webcam.exposure_held_after == -1

@@ -1,0 +1,165 @@
+"""The deck set-up screen's logic, without Kivy: lay the pack in the grid, read it, learn it.
+
+Why: the table's own deck under its own camera reads better once the kiosk has learnt it
+(kiosk.vision.deck_profile), and laying the 24 cards and the two 5s in the grid the screen
+draws over the camera's picture labels every card by its place, so nobody types a name.
+Reading the layout also checks the pack (a card missing, or a place holding plainly
+another card: the rule books' misdeal) and the picture (too far, blurred, dark, washed
+out: kiosk.vision.camera_check), each said in plain words. "Learn this deck" fits the
+profile in seconds and keeps it beside the table's calibration; the detector reads with
+it at once, and the next start of the kiosk at this table finds it there.
+
+Coordinates are the picture's own, 0..1 across and down (kiosk.vision.deck_layout); the
+screen draws what `view()` returns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kiosk.rules.cards import Card
+from kiosk.table.calibration import calibration_path
+
+#: what each place shows on the screen: still to read, its card seen, nothing there, or
+#: another card there
+UNREAD, SEEN, MISSING, WRONG = "unread", "seen", "missing", "wrong"
+
+
+@dataclass(frozen=True)
+class PlaceView:
+    box: tuple[float, float, float, float]  #: x1, y1, x2, y2 in the picture (0..1)
+    words: str  #: the card that belongs there, in plain words ("Nine of clubs")
+    state: str  #: UNREAD, SEEN, MISSING or WRONG
+
+
+@dataclass(frozen=True)
+class DeckView:
+    status: str  #: what to do now, or what was read, in plain words
+    advice: tuple[str, ...]  #: what to change about the camera, if anything
+    places: tuple[PlaceView, ...]
+    can_read: bool
+    can_learn: bool
+
+
+def deck_path(session: Any) -> Path | None:
+    """Where this table keeps its deck profile: beside its calibration (None before the
+    table is set up)."""
+    calibration = calibration_path(session)
+    if calibration is None:
+        return None
+    return calibration.with_name(calibration.stem + "-deck.npz")
+
+
+def load_deck_for_table(session: Any) -> Any:
+    """This table's saved deck profile, or None (none saved, or unreadable)."""
+    from kiosk.vision.deck_profile import DeckProfile, ProfileError
+
+    path = deck_path(session)
+    if path is None or not path.is_file():
+        return None
+    try:
+        return DeckProfile.load(path)
+    except ProfileError:
+        return None
+
+
+class DeckSetup:
+    """One table's deck enrolment in the making."""
+
+    def __init__(self, session: Any, on_change: Callable[[], None] | None = None) -> None:
+        self.session = session
+        self.on_change = on_change or (lambda: None)
+        self.frame: Any = None  #: the latest camera picture (BGR numpy), set by the app
+        self.detector: Any = None  #: the card detector, set where the kiosk has one
+        self.readings: list[Any] = []  #: layout readings since the screen opened
+        self.advice: tuple[str, ...] = ()
+        self.note = ""
+
+    def opened(self) -> None:
+        self.readings, self.advice, self.note = [], (), ""
+        self.on_change()
+
+    @property
+    def available(self) -> bool:
+        """Whether this kiosk can learn a deck (a trained detector whose classifier gives
+        its features; the scripted demo has none)."""
+        namer = getattr(self.detector, "namer", None)
+        return namer is not None and bool(getattr(namer, "has_features", False))
+
+    def read(self) -> None:
+        """Read the layout in the latest picture (each read adds a photo to learn from)."""
+        if self.frame is None or not self.available:
+            return
+        from kiosk.vision.camera_check import check_picture
+        from kiosk.vision.enrolment import read_layout
+
+        reading = read_layout(self.detector, self.frame)
+        self.readings = [*self.readings, reading][-5:]  # the latest few: a handful teaches
+        self.advice = check_picture(self.frame, [b for r in reading.places for b in r.boxes]
+                                    ).advice
+        self.note = ""
+        self.on_change()
+
+    def learn(self) -> str:
+        """Learn the deck from the readings, keep the profile for this table and read with
+        it from now on; returns the file it went to ("" when there was nothing to learn)."""
+        from kiosk.vision.enrolment import learn_deck
+
+        photos = [r.photo for r in self.readings if r.photo.labels]
+        path = deck_path(self.session)
+        if not photos or path is None or not self.available:
+            return ""
+        profile = learn_deck(self.detector, photos, deck=f"table {self.session.setup.table}")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        profile.save(path)
+        self.detector.use_deck(profile)
+        self.note = (f"Learnt this deck ({len(profile.enrolled)} cards). The camera reads "
+                     "with it now, and at this table from now on.")
+        self.on_change()
+        return str(path)
+
+    def view(self) -> DeckView:
+        from kiosk.vision.deck_layout import FIVE, PLACES
+        from kiosk.vision.enrolment import pack_sentence
+
+        states = {place: UNREAD for place in PLACES}
+        words = {place: "A five" if place.card == FIVE else _capital(place.words)
+                 for place in PLACES}
+        for reading in self.readings:
+            for r in reading.places:
+                if r.other is not None and states[r.place] != SEEN:
+                    states[r.place] = WRONG
+                elif r.card is not None:
+                    states[r.place] = SEEN
+                    if r.place.card == FIVE:  # its suit as read
+                        words[r.place] = _capital(Card.parse(r.card).words)
+                elif states[r.place] == UNREAD:
+                    states[r.place] = MISSING
+        places = tuple(PlaceView(p.box, words[p], states[p]) for p in PLACES)
+        if not self.available:
+            status = ("This kiosk has no card detector that can learn a deck (the demo "
+                      "plays without one).")
+        elif self.frame is None:
+            status = "No camera picture yet: is the camera connected?"
+        elif self.note:
+            status = self.note
+        elif not self.readings:
+            status = ("Lay the 24 cards and the two fives face up, each in its place as "
+                      "drawn, then tap 'Read the cards'.")
+        else:
+            status, complete = pack_sentence(self.readings)
+            status += (" Tap 'Learn this deck'." if complete else
+                       " Put it right and tap 'Read the cards' again, or learn from the "
+                       "cards that are right.")
+        can_learn = any(r.photo.labels for r in self.readings) and self.available
+        return DeckView(status, self.advice, places, self.frame is not None and self.available,
+                        can_learn)
+
+
+def _capital(words: str) -> str:
+    """ "the nine of clubs" -> "Nine of clubs" (a place's label on the screen)."""
+    text = words.removeprefix("the ")
+    return text[:1].upper() + text[1:]

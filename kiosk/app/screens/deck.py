@@ -1,0 +1,81 @@
+"""Deck set-up: the camera picture with the layout's places drawn over it, each named and
+coloured by what was read there; the logic is kiosk.app.deck_setup, this only draws."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.graphics import Color, Line
+from kivy.metrics import dp
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.uix.label import Label
+
+from kiosk.app.deck_setup import MISSING, SEEN, UNREAD, WRONG
+from kiosk.app.screens.base import KioskScreen, frame_texture
+from kiosk.app.widgets import load_kv
+
+#: a place's outline and label by what was read there: white to fill, green seen, red
+#: missing or another card (each 3:1 or more against the felt and a dark table)
+STATE_COLOURS = {UNREAD: (1, 1, 1, 1), SEEN: (0.35, 1, 0.45, 1), MISSING: (1, 0.45, 0.4, 1),
+                 WRONG: (1, 0.45, 0.4, 1)}
+STATE_WORDS = {UNREAD: "", SEEN: "", MISSING: "Missing", WRONG: "Another card"}
+
+
+class DeckScreen(KioskScreen):
+    status = StringProperty("")
+    advice = StringProperty("")
+    can_read = BooleanProperty(False)
+    can_learn = BooleanProperty(False)
+    frame: Any = ObjectProperty(None, allownone=True)
+
+    def on_kv_post(self, *_args: Any) -> None:
+        self.ids.area.bind(pos=self._draw, size=self._draw)
+        self.ids.picture.bind(norm_image_size=self._draw)
+
+    def show(self) -> None:
+        setup = self.presenter.deck_setup
+        if self.frame is None and setup.frame is not None:
+            self.frame = frame_texture(None, setup.frame)
+        v = setup.view()
+        self.status = v.status
+        self.advice = " ".join(v.advice)
+        self.can_read = v.can_read
+        self.can_learn = v.can_learn
+        self._view = v
+        self._draw()
+
+    def show_frame(self, frame: Any) -> None:
+        self.frame = frame_texture(self.frame, frame)
+        self.property("frame").dispatch(self)
+
+    def _draw(self, *_args: Any) -> None:
+        area = self.ids.area
+        area.canvas.after.clear()
+        for label in [c for c in area.children if isinstance(c, Label)]:
+            area.remove_widget(label)
+        v = getattr(self, "_view", None)
+        picture = self.ids.picture
+        if v is None:
+            return
+        w, h = picture.norm_image_size if self.frame is not None else area.size
+        left, bottom = area.center_x - w / 2, area.center_y - h / 2
+        for place in v.places:
+            x1, y1, x2, y2 = place.box
+            sx, sy = left + x1 * w, bottom + (1 - y2) * h
+            sw, sh = (x2 - x1) * w, (y2 - y1) * h
+            colour = STATE_COLOURS[place.state]
+            with area.canvas.after:
+                Color(*colour)
+                Line(rectangle=(sx + dp(2), sy + dp(2), sw - dp(4), sh - dp(4)), width=dp(1.5))
+            words = place.words if not STATE_WORDS[place.state] else (
+                f"{place.words}\n{STATE_WORDS[place.state]}")
+            label = Label(text=words, bold=True, font_size="20sp", color=colour,
+                          halign="center", size_hint=(None, None), outline_width=2,
+                          outline_color=(0, 0, 0), text_size=(sw - dp(8), None))
+            label.texture_update()
+            label.size = label.texture_size
+            label.center = (sx + sw / 2, sy + sh / 2)  # the corners stay in view
+            area.add_widget(label)
+
+
+load_kv(__file__)

@@ -139,6 +139,10 @@ class FitSettings:
     pull: float = PULL
     steps: int = STEPS
     rate: float = RATE
+    #: move only the cards the photos showed with their same-colour twin (the jack of
+    #: clubs with the jack of spades), and ``none``: a card learnt without its twin pulls
+    #: the twin's indices to itself, the others keep the shipped weights
+    only_shown: bool = True
 
 
 def fit_head(
@@ -162,13 +166,15 @@ def fit_head(
     sample_weight /= sample_weight.sum()
     onehot = np.eye(len(shipped.classes), dtype=np.float32)[y]
     pull, rate = settings.pull, settings.rate
+    shown = (_movable(shipped.classes, counts > 0) if settings.only_shown
+             else np.ones_like(counts))
     params = [shipped.weights.copy(), shipped.bias.copy()]
     moments = [(np.zeros_like(p), np.zeros_like(p)) for p in params]
     for step in range(1, settings.steps + 1):
         w, b = params
         error = (_softmax(x @ w + b) - onehot) * sample_weight[:, None]
-        grads = (x.T @ error + pull * (w - shipped.weights),
-                 error.sum(axis=0) + pull * (b - shipped.bias))
+        grads = ((x.T @ error + pull * (w - shipped.weights)) * shown,
+                 (error.sum(axis=0) + pull * (b - shipped.bias)) * shown)
         for param, grad, (m, s) in zip(params, grads, moments, strict=True):
             m *= 0.9
             m += 0.1 * grad
@@ -176,6 +182,24 @@ def fit_head(
             s += 0.001 * grad * grad
             param -= rate * (m / (1 - 0.9**step)) / (np.sqrt(s / (1 - 0.999**step)) + 1e-8)
     return Head(params[0], params[1], shipped.classes, shipped.network)
+
+
+_TWIN = {"C": "S", "S": "C", "H": "D", "D": "H"}
+
+
+def _movable(classes: Sequence[str], shown: np.ndarray) -> np.ndarray:
+    """1.0 for each class a refit may move: shown, and for a card, shown with its
+    same-colour twin where the network has one.
+
+    >>> _movable(("JC", "JS", "QC", "QS", "none"), np.array([1, 1, 1, 0, 1], bool)).tolist()
+    [1.0, 1.0, 0.0, 0.0, 1.0]
+    """
+    seen = {c for c, s in zip(classes, shown, strict=True) if s}
+    out = []
+    for c in classes:
+        twin = c[0] + _TWIN[c[1]] if len(c) == 2 and c[1] in _TWIN else None
+        out.append(c in seen and (twin is None or twin in seen or twin not in classes))
+    return np.asarray(out, np.float32)
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:

@@ -46,19 +46,32 @@ def test_the_refit_learns_this_decks_look_and_keeps_the_rest() -> None:
     shipped = _toy_head()
     rng = np.random.default_rng(1)
     spades = rng.normal((1.0, 0.2), 0.05, (30, 2)).astype(np.float32)
+    clubs = rng.normal((1.6, -0.3), 0.05, (30, 2)).astype(np.float32)
     blank = rng.normal((0.0, 0.0), 0.05, (30, 2)).astype(np.float32)
     assert (shipped.probabilities(spades).argmax(axis=1) == 0).all()  # read as QC
-    refit = fit_head(np.vstack([spades, blank]), ["QS"] * 30 + ["none"] * 30, shipped)
+    refit = fit_head(np.vstack([spades, clubs, blank]),
+                     ["QS"] * 30 + ["QC"] * 30 + ["none"] * 30, shipped)
     assert (refit.probabilities(spades).argmax(axis=1) == 1).mean() > 0.9
+    assert (refit.probabilities(clubs).argmax(axis=1) == 0).mean() > 0.9
     assert (refit.probabilities(blank).argmax(axis=1) == 2).mean() > 0.9
     assert refit.classes == shipped.classes and refit.network == shipped.network
 
 
+def test_a_card_shown_without_its_twin_keeps_the_shipped_weights() -> None:
+    # only queens of spades shown: learning them alone would pull every queen of clubs
+    # of this deck to spades, so neither moves
+    shipped = _toy_head()
+    x = np.random.default_rng(4).normal((1.0, 0.2), 0.05, (30, 2)).astype(np.float32)
+    refit = fit_head(x, ["QS"] * 30, shipped)
+    assert np.array_equal(refit.weights[:, :2], shipped.weights[:, :2])
+
+
 def test_the_pull_holds_the_layer_near_the_shipped_one() -> None:
     shipped = _toy_head()
-    x = np.random.default_rng(2).normal((1.0, 0.2), 0.05, (30, 2)).astype(np.float32)
-    loose = fit_head(x, ["QS"] * 30, shipped, FitSettings(pull=0.0, steps=300))
-    held = fit_head(x, ["QS"] * 30, shipped, FitSettings(pull=5.0, steps=300))
+    x = np.random.default_rng(2).normal((1.0, 0.2), 0.05, (60, 2)).astype(np.float32)
+    names = ["QS", "QC"] * 30
+    loose = fit_head(x, names, shipped, FitSettings(pull=0.0, steps=300))
+    held = fit_head(x, names, shipped, FitSettings(pull=5.0, steps=300))
     assert (np.abs(held.weights - shipped.weights).sum()
             < np.abs(loose.weights - shipped.weights).sum())
 

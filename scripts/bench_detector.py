@@ -99,6 +99,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", type=Path, default=REPO / "models" / "cards.onnx")
     parser.add_argument("--frames", type=int, default=60)
     parser.add_argument("--metrics", type=Path, default=REPO / "models" / "metrics.json")
+    parser.add_argument("--deck", type=Path, default=None,
+                        help="read with this deck profile (kiosk enrol): its cost is in the "
+                             "figures")
     args = parser.parse_args(argv)
 
     from kiosk.vision.calibration import Calibration
@@ -110,7 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     results = {}
     for backend in ("onnxruntime", "opencv"):
         for stages, namer in (("two stages", "auto"), ("YOLO only", None)):
-            detector = Detector(args.model, backend=backend, index_classifier=namer)
+            detector = Detector(args.model, backend=backend, index_classifier=namer,
+                                deck=args.deck if namer else None)
             if namer and detector.namer is None:
                 continue
             cases: dict[str, Callable[[np.ndarray], object]] = {

@@ -33,6 +33,8 @@ class CalibrationView:
     zones: dict[str, tuple[Point, ...]]  # seat -> outline in picture pixels
     can_save: bool
     warning: str  # the camera moved, or the mat was not found
+    #: what to change about the camera for the cards to read (kiosk.vision.camera_check)
+    advice: tuple[str, ...] = ()
 
 
 class CameraSetup:
@@ -51,6 +53,21 @@ class CameraSetup:
         self.saved: Any = None
         self.warning = ""
         self.note = ""
+        #: the card detector, where the kiosk has one: the picture is checked with it
+        self.detector: Any = None
+        self.advice: tuple[str, ...] = ()
+
+    def check_picture(self) -> None:
+        """Measure the picture with the cards the detector finds in it: too small, blurred,
+        dark or washed out is said in plain words (kiosk.vision.camera_check). Nothing
+        without a detector or a picture."""
+        if self.detector is None or self.frame is None:
+            self.advice = ()
+            return
+        from kiosk.vision.camera_check import check_picture
+
+        found = [d.box for d in self.detector.detect(self.frame) if d.card != "back"]
+        self.advice = check_picture(self.frame, found).advice
 
     def opened(self) -> None:
         """The screen opened: load this table's calibration and check the camera with it."""
@@ -61,6 +78,7 @@ class CameraSetup:
             check = self.saved.check(self.frame)
             if check.moved:
                 self.warning = f"Careful: {check.message}."
+        self.check_picture()
         self.on_change()
 
     def view(self) -> CalibrationView:
@@ -89,7 +107,7 @@ class CameraSetup:
                       "corners again or 'Find the mat' to change it.")
         return CalibrationView(status=status, image_size=size, taps=tuple(self.taps),
                                zones=zones, can_save=self.pending is not None,
-                               warning=self.warning)
+                               warning=self.warning, advice=self.advice)
 
     def tap(self, x: float, y: float) -> None:
         """A tap on the picture at pixel (x, y): the next corner."""

@@ -275,6 +275,7 @@ def _feed(session: Any, presenter: Any, capture: Any, source: str, video: str | 
         presenter.camera_setup.camera_view = view
         presenter.camera_setup.on_saved = follower.recalibrate
         presenter.deck_setup.detector = choice.detector
+        presenter.camera_setup.detector = choice.detector
         _read_with_the_tables_deck(choice.detector, session)
     feed = FrameFeed(capture, source, reader=reader, is_video=video is not None,
                      hold=hold and video is not None, pace=pace)

@@ -87,3 +87,24 @@ def test_the_mat_not_in_the_picture_says_what_to_do(presenter: TablePresenter) -
     assert "Tap the four corners" in setup.view().status
     assert calibration_path(presenter.session) is not None
     assert not setup.view().can_save
+
+
+class _FindsSmallCards:
+    """A detector that finds three indices 12 pixels tall (a camera far from the table)."""
+
+    def detect(self, _image: np.ndarray) -> list[object]:
+        from kiosk.vision.detector import Detection
+
+        return [Detection("9H", 0.9, (100 + 40 * i, 100, 108 + 40 * i, 112)) for i in range(3)]
+
+
+def test_the_picture_is_checked_and_what_to_change_is_said(
+        presenter: TablePresenter, frame: np.ndarray) -> None:
+    setup = presenter.camera_setup
+    setup.frame = frame
+    presenter.open("calibration")
+    assert setup.view().advice == ()  # no detector (the demo): nothing claimed
+    setup.detector = _FindsSmallCards()
+    presenter.open("calibration")
+    advice = setup.view().advice
+    assert advice and advice[0].startswith("Bring the camera closer")

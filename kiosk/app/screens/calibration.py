@@ -37,7 +37,7 @@ class CalibrationScreen(KioskScreen):
             self.frame = frame_texture(None, setup.frame)  # the latest picture, until the next
         v = setup.view()
         self.status = v.status
-        self.warning = v.warning
+        self.warning = v.warning or " ".join(v.advice)
         self.can_save = v.can_save
         self.has_picture = v.image_size is not None
         self._view = v

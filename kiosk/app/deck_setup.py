@@ -15,6 +15,7 @@ screen draws what `view()` returns.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,6 +78,11 @@ class DeckSetup:
         self.readings: list[Any] = []  #: layout readings since the screen opened
         self.advice: tuple[str, ...] = ()
         self.note = ""
+        #: learning in the background (:meth:`learn_soon`) is under way
+        self.learning = False
+        #: runs a function on the screen's thread (the app: Kivy's clock); by default at
+        #: once, on the thread that learnt
+        self.deliver: Callable[[Callable[[], None]], None] = lambda done: done()
 
     def opened(self) -> None:
         self.readings, self.advice, self.note = [], (), ""
@@ -91,7 +97,7 @@ class DeckSetup:
 
     def read(self) -> None:
         """Read the layout in the latest picture (each read adds a photo to learn from)."""
-        if self.frame is None or not self.available:
+        if self.frame is None or not self.available or self.learning:
             return
         from kiosk.vision.camera_check import check_picture
         from kiosk.vision.enrolment import read_layout
@@ -103,7 +109,35 @@ class DeckSetup:
         self.note = ""
         self.on_change()
 
-    def learn(self) -> str:
+    def learn_soon(self) -> threading.Thread | None:
+        """Learn in the background (about five to ten seconds on a kiosk's CPU) while the
+        screen says so, so that the screen never freezes under a player's finger; the
+        result reaches the screen through :attr:`deliver`. A second tap meanwhile does
+        nothing. Returns the thread (None when there was nothing to start)."""
+        if self.learning or not self.readings or not self.available:
+            return None
+        self.learning = True
+        self.note = "Learning this deck: a few seconds..."
+        self.on_change()
+
+        def work() -> None:
+            try:
+                self.learn(announce=False)
+            except Exception as problem:  # a full disk, a detector gone: said, not raised
+                note = f"The deck could not be learnt ({problem}). Tap 'Learn this deck' again."
+                self.note = note
+            finally:
+                self.deliver(self._learnt)
+
+        thread = threading.Thread(target=work, name="learn-deck", daemon=True)
+        thread.start()
+        return thread
+
+    def _learnt(self) -> None:
+        self.learning = False
+        self.on_change()
+
+    def learn(self, announce: bool = True) -> str:
         """Learn the deck from the readings, keep the profile for this table and read with
         it from now on; returns the file it went to ("" when there was nothing to learn)."""
         from kiosk.vision.enrolment import learn_deck
@@ -118,7 +152,8 @@ class DeckSetup:
         self.detector.use_deck(profile)
         self.note = (f"Learnt this deck ({len(profile.enrolled)} cards). The camera reads "
                      "with it now, and at this table from now on.")
-        self.on_change()
+        if announce:
+            self.on_change()
         return str(path)
 
     def view(self) -> DeckView:
@@ -154,9 +189,10 @@ class DeckSetup:
             status += (" Tap 'Learn this deck'." if complete else
                        " Put it right and tap 'Read the cards' again, or learn from the "
                        "cards that are right.")
-        can_learn = any(r.photo.labels for r in self.readings) and self.available
-        return DeckView(status, self.advice, places, self.frame is not None and self.available,
-                        can_learn)
+        can_learn = (any(r.photo.labels for r in self.readings) and self.available
+                     and not self.learning)
+        can_read = self.frame is not None and self.available and not self.learning
+        return DeckView(status, self.advice, places, can_read, can_learn)
 
 
 def _capital(words: str) -> str:

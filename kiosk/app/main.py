@@ -58,6 +58,8 @@ class KioskApp(App):
         picture is saved."""
         super().__init__(**kwargs)
         self.presenter = presenter
+        # the deck is learnt on a thread of its own; its result is shown on the UI thread
+        presenter.deck_setup.deliver = lambda done: Clock.schedule_once(lambda _dt: done())
         self.demo = demo
         self.feed = feed
         self.shots_dir = shots_dir

@@ -96,3 +96,24 @@ def test_without_a_detector_the_screen_says_so(tmp_path: Path) -> None:
     assert not v.can_read and not v.can_learn
     presenter.deck_setup.read()  # nothing to read with: nothing happens
     assert presenter.deck_setup.learn() == ""
+
+
+def test_learning_runs_behind_the_screen_and_a_second_tap_does_nothing(
+        presenter: TablePresenter, detector) -> None:  # type: ignore[no-untyped-def]
+    setup = presenter.deck_setup
+    delivered: list[object] = []
+    setup.deliver = delivered.append  # the app hands the result to its UI thread
+    setup.frame = _layout()
+    presenter.open("deck")
+    setup.read()
+    thread = setup.learn_soon()
+    assert thread is not None
+    v = setup.view()
+    assert "Learning this deck" in v.status and not v.can_learn and not v.can_read
+    assert setup.learn_soon() is None  # tapped again while learning
+    thread.join(timeout=120)
+    assert len(delivered) == 1 and setup.learning
+    delivered[0]()  # on the UI thread
+    assert not setup.learning and "Learnt this deck (26 cards)" in setup.view().status
+    assert detector.deck is not None
+    detector.use_deck(None)

@@ -208,7 +208,12 @@ def learn_the_deck(d: Driver, camera_frame: Any) -> Iterator[float]:
     assert "the king of diamonds is missing" in d.screen.status, d.screen.status
     yield from d.shot("deck-read")
     yield from d.tap("Learn this deck")
-    yield 0.5
+    yield 0.3
+    assert "Learning this deck" in d.screen.status, d.screen.status  # the screen says so
+    for _ in range(300):  # learnt behind the screen: seconds
+        if "Learnt this deck" in d.screen.status:
+            break
+        yield 0.2
     assert detector.deck is not None and "Learnt this deck" in d.screen.status
     yield from d.shot("deck-learnt")
     d.app._frame(camera_frame)

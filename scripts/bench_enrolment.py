@@ -68,10 +68,17 @@ def as_labelled(image: np.ndarray, labels: Labels, name: str) -> LabelledPhoto:
 MIN_SCALE: list[float | None] = [None]
 
 
+#: judge as ``kiosk detect`` reads a photo (:func:`kiosk.vision.photo_reading.read_photo`)
+AS_PHOTOS = [False]
+
+
 def judge(detector: Detector, photos: Sequence[tuple[np.ndarray, Labels]]) -> ReadingScore:
+    from kiosk.vision.photo_reading import read_photo
+
     score = ReadingScore()
     for image, labels in photos:
-        found = detector.detect(image, min_scale=MIN_SCALE[0])
+        found = (read_photo(detector, image) if AS_PHOTOS[0]
+                 else detector.detect(image, min_scale=MIN_SCALE[0]))
         score.add(labels, [(d.card, d.box) for d in found])
     return score
 
@@ -185,9 +192,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--min-scale", type=float, default=None,
                         help="judge in tiles at this scale (1.0: as the kiosk reads a "
                              "calibrated table); default: each photo whole")
+    parser.add_argument("--photo", action="store_true",
+                        help="judge as kiosk detect reads a photo: whole, then in tiles "
+                             "where its indices are small")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
     MIN_SCALE[0] = args.min_scale
+    AS_PHOTOS[0] = args.photo
     FIT[0] = FitSettings(**{k: (int(v) if k == "steps" else v) for k in ("pull", "steps", "rate")
                             if (v := getattr(args, k)) is not None})
     detector = Detector(threads=args.threads)

@@ -3,7 +3,8 @@
 With ``--json``: one JSON object per image and line,
 ``{"image": ..., "detections": [{"card", "confidence", "box": [x1, y1, x2, y2]}]}``.
 Without: one readable line per image. Boxes are in the image's pixels and cover printed
-corner indices (a face-down card: the whole card); see models/README.md.
+corner indices (a face-down card: the whole card); see models/README.md. A photo whose
+indices are small for its size is read again in tiles (kiosk.vision.photo_reading).
 
 A missing or unreadable image or model: one line on standard error, exit status 2.
 Every file is checked before any is read, so a missing file prints nothing on standard
@@ -44,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
     import cv2
 
     from kiosk.vision.detector import Detector, ModelError
+    from kiosk.vision.photo_reading import read_photo
 
     if args.deck and not Path(args.deck).is_file():
         raise UsageError(f"no such deck profile: {args.deck}")
@@ -66,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
                                     **options)
             except ModelError as problem:
                 raise UsageError(str(problem)) from None
-        found = detector.detect(image)
+        found = read_photo(detector, image)
         if args.json:
             record = {"image": name, "detections": [d.to_json() for d in found]}
             print(json.dumps(record), flush=True)

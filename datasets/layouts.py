@@ -37,7 +37,7 @@ from datasets import photometric
 from datasets.cards_art import index_boxes, load_card
 from datasets.classes import EUCHRE_RANKS, FACES, SUITS
 from datasets.geometry import Box, transform_points
-from datasets.scenes import Placement, Table, view_labels, warp_ids
+from datasets.scenes import Placement, Table, view_regions, warp_ids
 from datasets.surfaces import random_surface
 from kiosk.vision.deck_layout import FIVE, PLACES, Place
 
@@ -74,11 +74,19 @@ class RenderedPhoto:
 
     ``labels``: (card name such as ``9C`` or ``5H``, box ``x1, y1, x2, y2`` in picture
     pixels), one per index that shows, both corners of a card where both show.
+    ``ignore``: the boxes of indices that show in part only (under another card, cut by
+    the picture's edge): a reader may name one or not, so a measurement counts a
+    detection there neither right nor false, as the synthetic scenes' do.
     """
 
     image: np.ndarray  #: BGR uint8, as the camera gives
     labels: tuple[tuple[str, Box], ...]
     deck: str
+    ignore: tuple[Box, ...] = ()
+
+    def truth(self) -> list[tuple[str | None, Box]]:
+        """The labels and the ignored boxes (named None), as a measurement takes them."""
+        return [*self.labels, *((None, box) for box in self.ignore)]
 
     def label_lines(self) -> list[str]:
         """The labels as the enrolment command's text lines: ``NAME cx cy w h``, each
@@ -87,7 +95,7 @@ class RenderedPhoto:
         return [
             f"{card} {(x1 + x2) / 2 / width:.6f} {(y1 + y2) / 2 / height:.6f} "
             f"{(x2 - x1) / width:.6f} {(y2 - y1) / height:.6f}"
-            for card, (x1, y1, x2, y2) in self.labels
+            for card, (x1, y1, x2, y2) in [*self.labels, *(("IGNORE", b) for b in self.ignore)]
         ]
 
 
@@ -270,12 +278,13 @@ def _photograph(
     image = cv2.warpPerspective(
         table.canvas, homography, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
     )
-    labels = view_labels(table, warp_ids(table.ids, homography, size), homography)
+    labels, partial = view_regions(table, warp_ids(table.ids, homography, size), homography)
     rgb = photometric.camera(image, rng)
     return RenderedPhoto(
         cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR),
         tuple((label.card, label.box) for label in labels),
         deck,
+        tuple(label.box for label in partial),
     )
 
 

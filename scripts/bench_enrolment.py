@@ -132,9 +132,9 @@ def rendered_decks(detector: Detector, args: argparse.Namespace) -> dict[str, ob
     out: dict[str, object] = {}
     for deck in args.rendered:
         shots = render_table_shots(deck, args.seed, args.judge_shots)
-        held = [(s.image, list(s.labels)) for s in shots]
+        held = [(s.image, s.truth()) for s in shots]
         pool_shots = render_table_shots(deck, args.seed + 1, max(args.shots))
-        pool = [LabelledPhoto(s.image, tuple(s.labels), f"shot {i}")
+        pool = [LabelledPhoto(s.image, tuple(s.labels), f"shot {i}", s.ignore)
                 for i, s in enumerate(pool_shots)]
         rows = curve(detector, pool, held, args.shots, args.draws, args.seed)
         layouts = []

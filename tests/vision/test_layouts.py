@@ -142,9 +142,22 @@ def test_write_photo_set_writes_parseable_labels(tmp_path: Path) -> None:
     write_photo_set([photo, photo], tmp_path)
     assert sorted(p.name for p in (tmp_path / "images").iterdir()) == ["0000.jpg", "0001.jpg"]
     lines = (tmp_path / "labels" / "0001.txt").read_text().splitlines()
-    assert len(lines) == len(photo.labels)
-    for line, (card, box) in zip(lines, photo.labels, strict=True):
+    assert len(lines) == len(photo.labels) + len(photo.ignore)
+    ignored = [(card, box) for card, box in photo.truth() if card is None]
+    assert [line.split()[0] for line in lines[len(photo.labels):]] == ["IGNORE"] * len(ignored)
+    for line, (card, box) in zip(lines, photo.labels, strict=False):
         name, *numbers = line.split()
         cx, cy, w, h = (float(v) for v in numbers)
         assert name == card and 0 < cx < 1 and 0 < cy < 1 and 0 < w < 1 and 0 < h < 1
         assert (cx, cy) == pytest.approx(_centre(box), abs=1e-5)
+
+
+def test_indices_that_show_in_part_are_ignored_not_labelled() -> None:
+    from datasets.layouts import render_table_shots
+
+    shots = render_table_shots(_any_deck(), 0, 8)
+    assert any(shot.ignore for shot in shots)  # cards overlap a little, some cut by edges
+    for shot in shots:
+        truth = shot.truth()
+        assert len(truth) == len(shot.labels) + len(shot.ignore)
+        assert all(card is None for card, _ in truth[len(shot.labels):])

@@ -12,8 +12,8 @@ the network shrank, reads the photo again in overlapping tiles fine enough for t
 pass, as before.
 
 On rendered 1280 x 720 table photos of two decks no network saw (30 each), cards found
-went from 0.859 and 0.716 to 0.915 and 0.909, false detections an image from 0.80 and
-1.30 to 0.73 and 0.70; of the held-out real phone photos (640 x 640, large indices) one
+went from 0.859 and 0.716 to 0.915 and 0.909, false detections an image from 0.77 and
+1.27 to 0.70 and 0.60; of the held-out real phone photos (640 x 640, large indices) one
 in 171 is read twice, and the figures are unchanged (``scripts/bench_enrolment.py
 --photo``).
 """

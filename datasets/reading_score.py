@@ -24,12 +24,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from datasets.classes import is_euchre_or_five
+from kiosk.rules.cards import Suit
 from kiosk.vision.enrolment import iou as overlap
 
 Box = tuple[float, float, float, float]
 #: a detection matches a label from this overlap up
 MATCH = 0.5
-_OTHER_SUIT = {"C": "S", "S": "C", "H": "D", "D": "H"}
 
 
 #: the index-size bands of :attr:`ReadingScore.by_size`, by their lower edge in pixels
@@ -83,7 +83,7 @@ class ReadingScore:
                 band[1] += 1
             else:
                 self.missed[card] = self.missed.get(card, 0) + 1
-            swap = card[0] + _OTHER_SUIT[card[1]]
+            swap = card[0] + Suit.parse(card[1]).same_colour.value
             if any(name == swap and overlap(box, b) >= MATCH for name, box in found
                    for b in boxes):
                 self.cards_swapped += 1

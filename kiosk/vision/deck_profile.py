@@ -34,6 +34,8 @@ from pathlib import Path
 
 import numpy as np
 
+from kiosk.rules.cards import Suit
+
 #: the profile file's format version
 VERSION = 3
 #: the class for "not an index" (the index classifier's own name for it)
@@ -184,9 +186,6 @@ def fit_head(
     return Head(params[0], params[1], shipped.classes, shipped.network)
 
 
-_TWIN = {"C": "S", "S": "C", "H": "D", "D": "H"}
-
-
 def _movable(classes: Sequence[str], shown: np.ndarray) -> np.ndarray:
     """1.0 for each class a refit may move: shown, and for a card, shown with its
     same-colour twin where the network has one.
@@ -197,9 +196,14 @@ def _movable(classes: Sequence[str], shown: np.ndarray) -> np.ndarray:
     seen = {c for c, s in zip(classes, shown, strict=True) if s}
     out = []
     for c in classes:
-        twin = c[0] + _TWIN[c[1]] if len(c) == 2 and c[1] in _TWIN else None
+        twin = c[0] + Suit.parse(c[1]).same_colour.value if _is_face(c) else None
         out.append(c in seen and (twin is None or twin in seen or twin not in classes))
     return np.asarray(out, np.float32)
+
+
+def _is_face(name: str) -> bool:
+    """A card's name (``QS``), not ``none`` or ``back``."""
+    return len(name) == 2 and name[1] in "CDHS" and name != "back"
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:

@@ -20,13 +20,13 @@ pictures and back, which must not become cards.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
-from kiosk.rules.cards import Card
+from kiosk.rules.cards import Card, Suit
 from kiosk.vision.deck_layout import FIVE, PLACES, Place, place_at
 from kiosk.vision.deck_profile import INDEX, NONE, SUIT, DeckProfile, FitSettings, fit_head
 from kiosk.vision.detector import FACE_DOWN, Detection, Detector
@@ -241,27 +241,28 @@ def read_layout(detector: Detector, image: np.ndarray, name: str = "") -> Layout
     probabilities = detector.naming(image, [p.box for p in proposals]) if proposals else None
     classes = detector.namer.classes if detector.namer is not None else ()
     in_place: dict[Place, list[tuple[Box, np.ndarray]]] = {}
-    for k, proposal in enumerate(proposals):
-        assert probabilities is not None
-        row = probabilities[k]
+    for proposal, row in zip(proposals, [] if probabilities is None else probabilities,
+                             strict=True):
         mass = sum(float(row[i]) for i, c in enumerate(classes) if c not in (NONE, FACE_DOWN))
         x1, y1, x2, y2 = proposal.box
         place = place_at((x1 + x2) / 2 / w, (y1 + y2) / 2 / h)
         if place is not None and mass >= INDEX_MASS:
             in_place.setdefault(place, []).append((proposal.box, row))
-    readings = [_read_place(place, _distinct(in_place.get(place, [])), classes)
+    none = classes.index(NONE)
+    readings = [_read_place(place, _distinct(in_place.get(place, []), none), classes)
                 for place in PLACES]
-    readings = _name_fives(readings, classes, in_place)
+    readings = _name_fives(readings, classes, in_place, none)
     labels = tuple((r.card, box) for r in readings if r.card and r.other is None
                    for box in r.boxes)
     ignore = tuple(box for r in readings if r.other is not None for box in r.boxes)
     return LayoutReading(tuple(readings), LabelledPhoto(image, labels, name, ignore))
 
 
-def _distinct(found: list[tuple[Box, np.ndarray]]) -> list[tuple[Box, np.ndarray]]:
+def _distinct(found: list[tuple[Box, np.ndarray]], none: int) -> list[tuple[Box, np.ndarray]]:
     """At most four index boxes of one place (a card prints two or four), no two the
-    same index (the surest of overlapping ones stands)."""
-    found = sorted(found, key=lambda item: -float(1 - item[1][-1]))
+    same index (of overlapping ones, the one surest to be an index stands; ``none`` is
+    the column of the classifier's "not an index")."""
+    found = sorted(found, key=lambda item: float(item[1][none]))
     kept: list[tuple[Box, np.ndarray]] = []
     for box, row in found:
         if all(iou(box, k) < 0.3 for k, _ in kept):
@@ -299,17 +300,16 @@ def _read_place(
     return PlaceReading(place, card, boxes, other)
 
 
-def _likeliest(row: np.ndarray, classes: Sequence[str], keep: object) -> str:
-    """The likeliest card name among ``classes`` that ``keep`` (a predicate) accepts."""
-    best = max((i for i, c in enumerate(classes)
-                if len(c) == 2 and c not in (NONE,) and keep(c)),  # type: ignore[operator]
+def _likeliest(row: np.ndarray, classes: Sequence[str], keep: Callable[[str], bool]) -> str:
+    """The likeliest card name among ``classes`` that ``keep`` accepts."""
+    best = max((i for i, c in enumerate(classes) if _is_face(c) and keep(c)),
                key=lambda i: float(row[i]))
     return classes[best]
 
 
 def _name_fives(
     readings: list[PlaceReading], classes: Sequence[str],
-    in_place: dict[Place, list[tuple[Box, np.ndarray]]],
+    in_place: dict[Place, list[tuple[Box, np.ndarray]]], none: int,
 ) -> list[PlaceReading]:
     """Name the two 5s: each the suit its indices read likeliest, and the two different
     suits of one colour (the table's markers), the surer reading choosing the colour."""
@@ -317,7 +317,8 @@ def _name_fives(
              and r.other is None]
     chances: list[dict[str, float]] = []
     for i in fives:
-        mean = np.mean([row for _, row in _distinct(in_place[readings[i].place])], axis=0)
+        mean = np.mean([row for _, row in _distinct(in_place[readings[i].place], none)],
+                       axis=0)
         chances.append({s: float(mean[classes.index("5" + s)]) for s in "CDHS"
                         if "5" + s in classes})
     if not chances:
@@ -326,8 +327,7 @@ def _name_fives(
     first = max(chances[order[0]], key=lambda s: chances[order[0]][s])
     suits = {order[0]: first}
     if len(order) > 1:
-        partner = {"C": "S", "S": "C", "H": "D", "D": "H"}[first]
-        suits[order[1]] = partner
+        suits[order[1]] = Suit.parse(first).same_colour.value
     out = list(readings)
     for k, i in enumerate(fives):
         r = readings[i]

@@ -40,3 +40,22 @@ def frame_texture(texture: Any, frame: Any) -> Any:
         texture.flip_vertical()
     texture.blit_buffer(frame.tobytes(), colorfmt="bgr", bufferfmt="ubyte")
     return texture
+
+
+class PictureScreen(KioskScreen):
+    """A set-up screen that shows the camera's picture (``ids.picture``) with drawings
+    over it (on ``ids.area``), drawn again whenever the picture or the area moves."""
+
+    frame: Any = ObjectProperty(None, allownone=True)
+
+    def on_kv_post(self, *_args: Any) -> None:
+        self.ids.area.bind(pos=self._draw, size=self._draw)
+        self.ids.picture.bind(norm_image_size=self._draw)
+
+    def show_frame(self, frame: Any) -> None:
+        """The camera's latest picture (BGR numpy), shown until the next."""
+        self.frame = frame_texture(self.frame, frame)
+        self.property("frame").dispatch(self)
+
+    def _draw(self, *_args: Any) -> None:
+        """Draw over the picture (each screen its own)."""

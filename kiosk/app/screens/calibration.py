@@ -7,10 +7,10 @@ from typing import Any
 
 from kivy.graphics import Color, Ellipse, Line
 from kivy.metrics import dp
-from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.label import Label
 
-from kiosk.app.screens.base import KioskScreen, frame_texture
+from kiosk.app.screens.base import PictureScreen, frame_texture
 from kiosk.app.widgets import load_kv
 
 #: one colour per seat zone, bright on the felt and on a white mat
@@ -19,17 +19,11 @@ ZONE_COLOURS = {"N": (1, 0.8, 0.15, 1), "E": (0.2, 0.85, 1, 1), "S": (1, 0.35, 0
 SEAT_WORDS = {"N": "North", "E": "East", "S": "South", "W": "West"}
 
 
-class CalibrationScreen(KioskScreen):
+class CalibrationScreen(PictureScreen):
     status = StringProperty("")
     warning = StringProperty("")
     can_save = BooleanProperty(False)
     has_picture = BooleanProperty(False)
-    frame: Any = ObjectProperty(None, allownone=True)
-
-    def on_kv_post(self, *_args: Any) -> None:
-        area = self.ids.area
-        area.bind(pos=self._draw, size=self._draw)
-        self.ids.picture.bind(norm_image_size=self._draw)
 
     def show(self) -> None:
         setup = self.presenter.camera_setup
@@ -44,8 +38,7 @@ class CalibrationScreen(KioskScreen):
         self._draw()
 
     def show_frame(self, frame: Any) -> None:
-        self.frame = frame_texture(self.frame, frame)
-        self.property("frame").dispatch(self)
+        super().show_frame(frame)
         if not self.has_picture:
             self.refresh()
 

@@ -7,11 +7,11 @@ from typing import Any
 
 from kivy.graphics import Color, Line
 from kivy.metrics import dp
-from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.label import Label
 
 from kiosk.app.deck_setup import MISSING, SEEN, UNREAD, WRONG
-from kiosk.app.screens.base import KioskScreen, frame_texture
+from kiosk.app.screens.base import PictureScreen, frame_texture
 from kiosk.app.widgets import load_kv
 
 #: a place's outline and label by what was read there: white to fill, green seen, red
@@ -21,16 +21,11 @@ STATE_COLOURS = {UNREAD: (1, 1, 1, 1), SEEN: (0.35, 1, 0.45, 1), MISSING: (1, 0.
 STATE_WORDS = {UNREAD: "", SEEN: "", MISSING: "Missing", WRONG: "Another card"}
 
 
-class DeckScreen(KioskScreen):
+class DeckScreen(PictureScreen):
     status = StringProperty("")
     advice = StringProperty("")
     can_read = BooleanProperty(False)
     can_learn = BooleanProperty(False)
-    frame: Any = ObjectProperty(None, allownone=True)
-
-    def on_kv_post(self, *_args: Any) -> None:
-        self.ids.area.bind(pos=self._draw, size=self._draw)
-        self.ids.picture.bind(norm_image_size=self._draw)
 
     def show(self) -> None:
         setup = self.presenter.deck_setup
@@ -43,10 +38,6 @@ class DeckScreen(KioskScreen):
         self.can_learn = v.can_learn
         self._view = v
         self._draw()
-
-    def show_frame(self, frame: Any) -> None:
-        self.frame = frame_texture(self.frame, frame)
-        self.property("frame").dispatch(self)
 
     def _draw(self, *_args: Any) -> None:
         area = self.ids.area

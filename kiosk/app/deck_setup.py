@@ -15,6 +15,7 @@ screen draws what `view()` returns.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -83,6 +84,26 @@ class DeckSetup:
         #: runs a function on the screen's thread (the app: Kivy's clock); by default at
         #: once, on the thread that learnt
         self.deliver: Callable[[Callable[[], None]], None] = lambda done: done()
+        self._loaded_for: object = None  # the table whose saved profile was looked for
+
+    def table_known(self) -> None:
+        """Read with the deck profile this table keeps (learnt here at an earlier set-up),
+        once the table's number is known, unless the detector already reads with one
+        (``kiosk run --deck``); looked for once per table. A profile learnt on other
+        networks is left unused: the detector reads without it."""
+        setup = getattr(self.session, "setup", None)
+        table = None if setup is None else setup.table
+        if table is None or table == self._loaded_for or not self.available:
+            return
+        self._loaded_for = table
+        if self.detector.deck is not None:
+            return
+        from kiosk.vision.detector import ModelError
+
+        profile = load_deck_for_table(self.session)
+        if profile is not None:
+            with contextlib.suppress(ModelError):
+                self.detector.use_deck(profile)
 
     def opened(self) -> None:
         self.readings, self.advice, self.note = [], (), ""

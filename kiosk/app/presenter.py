@@ -186,6 +186,8 @@ class TablePresenter:
         self.camera_setup = CameraSetup(self.session, on_change=self._changed)
         #: the deck set-up screen's logic (kiosk.app.deck_setup)
         self.deck_setup = DeckSetup(self.session, on_change=self._changed)
+        # once the table is set up, its own deck profile (if it keeps one) is read with
+        self.session.subscribe(lambda _s: self.deck_setup.table_known())
 
     # ------------------------------------------------------------ plumbing
 

@@ -22,7 +22,6 @@ a pulled plug and it resumes the hand where it was.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import shutil
 import signal
@@ -276,7 +275,7 @@ def _feed(session: Any, presenter: Any, capture: Any, source: str, video: str | 
         presenter.camera_setup.on_saved = follower.recalibrate
         presenter.deck_setup.detector = choice.detector
         presenter.camera_setup.detector = choice.detector
-        _read_with_the_tables_deck(choice.detector, session)
+        presenter.deck_setup.table_known()  # a table set up before this start
     feed = FrameFeed(capture, source, reader=reader, is_video=video is not None,
                      hold=hold and video is not None, pace=pace)
     CameraLink(session, presenter, feed, follower, from_start=video is not None).update()
@@ -296,20 +295,6 @@ def _view_of(video: str | None, calibration: Any) -> str:
 
             return str(json.loads(truth.read_text(encoding="utf-8")).get("view", "overhead"))
     return "overhead"
-
-
-def _read_with_the_tables_deck(detector: Any, session: Any) -> None:
-    """A detector given no --deck reads with the deck profile this table learnt at set-up
-    (kept beside its calibration), when there is one and it fits the detector."""
-    if getattr(detector, "deck", True) is not None or not hasattr(detector, "use_deck"):
-        return
-    from kiosk.app.deck_setup import load_deck_for_table
-    from kiosk.vision.detector import ModelError
-
-    profile = load_deck_for_table(session)
-    if profile is not None:
-        with contextlib.suppress(ModelError):  # learnt on other networks: read without it
-            detector.use_deck(profile)
 
 
 def _model_loader(deck: str | None) -> Any:

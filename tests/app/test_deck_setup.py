@@ -117,3 +117,28 @@ def test_learning_runs_behind_the_screen_and_a_second_tap_does_nothing(
     assert not setup.learning and "Learnt this deck (26 cards)" in setup.view().status
     assert detector.deck is not None
     detector.use_deck(None)
+
+
+def test_a_table_reads_with_the_deck_it_learnt_at_an_earlier_set_up(
+        tmp_path: Path, detector) -> None:  # type: ignore[no-untyped-def]
+    def table_three() -> TableSetup:
+        return TableSetup(tournament="T", table=3, team_ns="A", team_ew="B",
+                          profile="tournament", points_to_win=10, minutes=30)
+
+    detector.use_deck(None)
+    first = TableSession.open(tmp_path / "j.sqlite3")
+    first.configure(table_three())
+    presenter = TablePresenter(first, camera=True)
+    presenter.deck_setup.detector = detector
+    presenter.deck_setup.frame = _layout()
+    presenter.deck_setup.read()
+    assert presenter.deck_setup.learn()
+    detector.use_deck(None)  # the kiosk starts again, a new game at the same table
+    later = TableSession.open(tmp_path / "j2.sqlite3")
+    again = TablePresenter(later, camera=True)
+    again.deck_setup.detector = detector
+    again.deck_setup.table_known()
+    assert detector.deck is None  # no table yet
+    later.configure(table_three())
+    assert detector.deck is not None and len(detector.deck.enrolled) == 26
+    detector.use_deck(None)

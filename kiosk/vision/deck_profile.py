@@ -38,8 +38,6 @@ from kiosk.rules.cards import Suit
 
 #: the profile file's format version
 VERSION = 3
-#: the class for "not an index" (the index classifier's own name for it)
-NONE = "none"
 #: the networks a profile may refit, by the name its file gives each layer
 INDEX, SUIT = "index", "suit"
 #: the ridge pull of a refitted layer towards the shipped one; chosen by
@@ -68,11 +66,13 @@ class Head:
     classes: tuple[str, ...]
     network: str = ""  #: SHA-256 of the network file whose features it reads
 
+    def logits(self, features: np.ndarray) -> np.ndarray:
+        """One row of logits per (N, features) row."""
+        return np.asarray(features @ self.weights + self.bias, np.float32)
+
     def probabilities(self, features: np.ndarray) -> np.ndarray:
         """Softmax rows, one per (N, features) row."""
-        if len(features) == 0:
-            return np.zeros((0, len(self.classes)), np.float32)
-        return _softmax(features @ self.weights + self.bias)
+        return softmax(self.logits(features))
 
 
 @dataclass(frozen=True)
@@ -174,7 +174,7 @@ def fit_head(
     moments = [(np.zeros_like(p), np.zeros_like(p)) for p in params]
     for step in range(1, settings.steps + 1):
         w, b = params
-        error = (_softmax(x @ w + b) - onehot) * sample_weight[:, None]
+        error = (softmax(x @ w + b) - onehot) * sample_weight[:, None]
         grads = ((x.T @ error + pull * (w - shipped.weights)) * shown,
                  (error.sum(axis=0) + pull * (b - shipped.bias)) * shown)
         for param, grad, (m, s) in zip(params, grads, moments, strict=True):
@@ -196,17 +196,25 @@ def _movable(classes: Sequence[str], shown: np.ndarray) -> np.ndarray:
     seen = {c for c, s in zip(classes, shown, strict=True) if s}
     out = []
     for c in classes:
-        twin = c[0] + Suit.parse(c[1]).same_colour.value if _is_face(c) else None
+        twin = c[0] + Suit.parse(c[1]).same_colour.value if is_card(c) else None
         out.append(c in seen and (twin is None or twin in seen or twin not in classes))
     return np.asarray(out, np.float32)
 
 
-def _is_face(name: str) -> bool:
-    """A card's name (``QS``), not ``none`` or ``back``."""
-    return len(name) == 2 and name[1] in "CDHS" and name != "back"
+def is_card(name: str) -> bool:
+    """Whether a class of the card networks names a card face (``QS``), not ``none`` or
+    ``back``.
+
+    >>> [is_card(c) for c in ("QS", "5H", "back", "none")]
+    [True, True, False, False]
+    """
+    return len(name) == 2 and name[1] in "CDHS"
 
 
-def _softmax(logits: np.ndarray) -> np.ndarray:
+def softmax(logits: np.ndarray) -> np.ndarray:
+    """Each row of (N, classes) logits as probabilities (an empty batch stays empty)."""
+    if len(logits) == 0:
+        return np.zeros(logits.shape, np.float32)
     shifted = logits - logits.max(axis=1, keepdims=True)
     exp = np.exp(shifted)
     return np.asarray(exp / exp.sum(axis=1, keepdims=True), np.float32)

@@ -2,8 +2,8 @@
 
 Two ways in, one profile out (``../shared/CONTRACTS.md``, "Deck profiles"):
 
-- **labelled photos** (:func:`photos_from_folder`): each index boxed and named by a
-  person, as a director might do once for the club's deck;
+- **labelled photos** (:class:`LabelledPhoto`, ``kiosk enrol --photos``): each index
+  boxed and named by a person, as a director might do once for the club's deck;
 - **the layout** (:func:`read_layout`): the players lay their 24 cards and two 5s in the
   grid the set-up screen shows (:mod:`kiosk.vision.deck_layout`); the place an index lies
   in names it, so nobody labels anything. Reading the layout also checks the pack: a
@@ -28,9 +28,9 @@ import numpy as np
 
 from kiosk.rules.cards import Card, Suit
 from kiosk.vision.deck_layout import FIVE, PLACES, Place, place_at
-from kiosk.vision.deck_profile import INDEX, NONE, SUIT, DeckProfile, FitSettings, fit_head
-from kiosk.vision.detector import FACE_DOWN, Detection, Detector
-from kiosk.vision.index_classifier import IndexClassifier, crop
+from kiosk.vision.deck_profile import INDEX, SUIT, DeckProfile, FitSettings, fit_head, is_card
+from kiosk.vision.detector import Detection, Detector
+from kiosk.vision.index_classifier import NONE, IndexClassifier, crop
 
 Box = tuple[float, float, float, float]
 
@@ -175,7 +175,7 @@ def learn_deck(
         if patches:
             index_rows.append(_features(namer, patches))
             index_names += names
-        faces = [(n[1], b) for n, b in boxes if _is_face(n)]
+        faces = [(n[1], b) for n, b in boxes if is_card(n)]
         if suits is not None and faces:
             patches, names = cut_patches(photo.image, faces, suits.patch, suits.margin,
                                          SUIT_VARIANTS)
@@ -189,11 +189,6 @@ def learn_deck(
         heads[SUIT] = fit_head(np.concatenate(suit_rows), suit_names, suits.head(), settings)
     enrolled = tuple(sorted(set(index_names) - {NONE}))
     return DeckProfile(heads, enrolled, deck, len(photos), len(index_names))
-
-
-def _is_face(name: str) -> bool:
-    """A card's name (``QS``), not ``none`` or ``back``."""
-    return len(name) == 2 and name != FACE_DOWN
 
 
 # -- the layout ------------------------------------------------------------------------
@@ -243,7 +238,7 @@ def read_layout(detector: Detector, image: np.ndarray, name: str = "") -> Layout
     in_place: dict[Place, list[tuple[Box, np.ndarray]]] = {}
     for proposal, row in zip(proposals, [] if probabilities is None else probabilities,
                              strict=True):
-        mass = sum(float(row[i]) for i, c in enumerate(classes) if c not in (NONE, FACE_DOWN))
+        mass = sum(float(row[i]) for i, c in enumerate(classes) if is_card(c))
         x1, y1, x2, y2 = proposal.box
         place = place_at((x1 + x2) / 2 / w, (y1 + y2) / 2 / h)
         if place is not None and mass >= INDEX_MASS:
@@ -280,7 +275,7 @@ def _read_place(
     ranks: dict[str, float] = {}
     colours = {"red": 0.0, "black": 0.0}
     for i, c in enumerate(classes):
-        if c in (NONE, FACE_DOWN) or len(c) != 2:
+        if not is_card(c):
             continue
         ranks[c[0]] = ranks.get(c[0], 0.0) + float(mean[i])
         colours["red" if c[1] in "HD" else "black"] += float(mean[i])
@@ -302,7 +297,7 @@ def _read_place(
 
 def _likeliest(row: np.ndarray, classes: Sequence[str], keep: Callable[[str], bool]) -> str:
     """The likeliest card name among ``classes`` that ``keep`` accepts."""
-    best = max((i for i, c in enumerate(classes) if _is_face(c) and keep(c)),
+    best = max((i for i, c in enumerate(classes) if is_card(c) and keep(c)),
                key=lambda i: float(row[i]))
     return classes[best]
 

@@ -27,7 +27,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from kiosk.vision.deck_profile import Head, ProfileError, file_digest
+from kiosk.vision.deck_profile import Head, ProfileError, file_digest, softmax
 
 #: the exported classifier committed with the repository
 DEFAULT_CLASSIFIER = Path(__file__).resolve().parents[2] / "models" / "index_classifier.onnx"
@@ -200,12 +200,9 @@ class IndexClassifier:
         count = turns - start
         turned = [np.rot90(patch, k) for k in range(start, turns) for patch in patches]
         if self.deck_head is not None:  # this deck's own last layer reads the features
-            rows = self._session.run([FEATURES], {self._input: to_blob(turned)})[0]
-            each = self.deck_head.probabilities(np.asarray(rows, np.float32))
+            logits = self.deck_head.logits(self.features(turned))
         else:
             logits = np.asarray(
                 self._session.run([self._logits], {self._input: to_blob(turned)})[0], np.float32)
-            logits -= logits.max(axis=1, keepdims=True)
-            exp = np.exp(logits)
-            each = exp / exp.sum(axis=1, keepdims=True)
+        each = softmax(logits)
         return np.asarray(each.reshape(count, len(patches), -1).mean(axis=0))

@@ -34,6 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
+from kiosk.vision.deck_profile import is_card
 from kiosk.vision.index_classifier import RUNNER_UP_FLOOR
 
 #: the exported suit reader committed with the repository (optional: without it the
@@ -56,11 +57,6 @@ SUIT_TURNS = 1
 CARD_MASS = 0.2
 
 
-def _is_card(name: str) -> bool:
-    """A face's name (``AS``), not ``back`` or ``none``."""
-    return len(name) == 2 and name != "back"
-
-
 def card_rows(probabilities: np.ndarray, classes: Sequence[str]) -> np.ndarray:
     """The rows (boxes) worth a second opinion on the suit: the card names hold at least
     :data:`CARD_MASS` together, the two likeliest share a rank (AS or AC?) and the second
@@ -74,7 +70,7 @@ def card_rows(probabilities: np.ndarray, classes: Sequence[str]) -> np.ndarray:
     >>> card_rows(rows, ("AS", "AC", "QS", "none")).tolist()
     [0]
     """
-    cards = [i for i, c in enumerate(classes) if _is_card(c)]
+    cards = [i for i, c in enumerate(classes) if is_card(c)]
     names = [classes[i] for i in cards]
     scores = probabilities[:, cards]
     top_two = np.argsort(-scores, axis=1)[:, :2]
@@ -101,7 +97,7 @@ def with_suits(
     spread = np.clip(suit_probabilities * len(suits), 1e-6, None) ** weight
     spread[suit_probabilities.max(axis=1) < sure] = 1.0
     for column, name in enumerate(classes):
-        if _is_card(name) and name[1] in suits:
+        if is_card(name) and name[1] in suits:
             factors[:, column] = spread[:, list(suits).index(name[1])]
     scaled = probabilities * factors
     return np.asarray(scaled / np.clip(scaled.sum(axis=1, keepdims=True), 1e-12, None))

@@ -268,6 +268,7 @@ class Detector:
         if self.namer is None and self.classes == PROPOSAL_CLASSES:
             raise ModelError(f"{path} only finds indices: it needs the index classifier "
                              f"({DEFAULT_CLASSIFIER.name}) and ONNX Runtime to name them")
+        self._deck: DeckProfile | None = None
         if isinstance(deck, DeckProfile):
             self.use_deck(deck)
         elif deck is not None:
@@ -285,19 +286,23 @@ class Detector:
                 return
             raise ModelError("a deck profile needs the index classifier (and ONNX Runtime)")
         heads = {} if profile is None else profile.heads
+        readers = [(self.namer, INDEX), (self.suit_reader, SUIT)]
         try:
-            self.namer.use_head(heads.get(INDEX))
-            if self.suit_reader is not None:
-                self.suit_reader.use_head(heads.get(SUIT))
-        except ProfileError as problem:
-            self.namer.use_head(None)
+            for reader, name in readers:
+                if reader is not None:
+                    reader.use_head(heads.get(name))
+        except ProfileError as problem:  # read without any profile, not half of one
+            for reader, _ in readers:
+                if reader is not None:
+                    reader.use_head(None)
+            self._deck = None
             raise ModelError(str(problem)) from None
         self._deck = profile
 
     @property
     def deck(self) -> DeckProfile | None:
         """The deck profile the detector reads with, if any."""
-        return getattr(self, "_deck", None)
+        return self._deck
 
     def _load_onnxruntime(self, threads: int | None) -> None:
         import onnxruntime as ort

@@ -136,6 +136,24 @@ def test_a_profile_of_other_networks_is_refused_by_the_detector() -> None:
     assert detector.namer.deck_head is None and detector.deck is None
 
 
+def test_a_profile_refused_in_part_leaves_the_detector_reading_without_one() -> None:
+    # its index layer fits, its suit layer was learnt on another network: neither is used,
+    # and the profile the detector read with before is dropped too
+    from kiosk.vision.deck_profile import SUIT
+
+    detector = Detector()
+    assert detector.namer is not None and detector.suit_reader is not None
+    fitting = DeckProfile({INDEX: detector.namer.head()})
+    detector.use_deck(fitting)
+    assert detector.deck is fitting
+    suits = detector.suit_reader.head()
+    foreign = Head(suits.weights, suits.bias, suits.classes, "another network")
+    with pytest.raises(ModelError):
+        detector.use_deck(DeckProfile({INDEX: detector.namer.head(), SUIT: foreign}))
+    assert detector.deck is None and detector.namer.deck_head is None
+    assert detector.suit_reader.deck_head is None
+
+
 def test_the_detector_reads_through_the_profile_it_is_given() -> None:
     import cv2
 

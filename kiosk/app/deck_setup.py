@@ -178,23 +178,9 @@ class DeckSetup:
         return str(path)
 
     def view(self) -> DeckView:
-        from kiosk.vision.deck_layout import FIVE, PLACES
-        from kiosk.vision.enrolment import pack_sentence
+        from kiosk.vision.enrolment import pack_places, pack_sentence
 
-        states = {place: UNREAD for place in PLACES}
-        words = {place: "A five" if place.card == FIVE else _capital(place.words)
-                 for place in PLACES}
-        for reading in self.readings:
-            for r in reading.places:
-                if r.other is not None and states[r.place] != SEEN:
-                    states[r.place] = WRONG
-                elif r.card is not None:
-                    states[r.place] = SEEN
-                    if r.place.card == FIVE:  # its suit as read
-                        words[r.place] = _capital(Card.parse(r.card).words)
-                elif states[r.place] == UNREAD:
-                    states[r.place] = MISSING
-        places = tuple(PlaceView(p.box, words[p], states[p]) for p in PLACES)
+        places = tuple(_place_view(r, bool(self.readings)) for r in pack_places(self.readings))
         if not self.available:
             status = ("This kiosk has no card detector that can learn a deck (the demo "
                       "plays without one).")
@@ -214,6 +200,27 @@ class DeckSetup:
                      and not self.learning)
         can_read = self.frame is not None and self.available and not self.learning
         return DeckView(status, self.advice, places, can_read, can_learn)
+
+
+def _place_view(reading: Any, read: bool) -> PlaceView:
+    """A place as the screen draws it: its card in words (a 5 as its suit was read), and
+    what the photos showed there (nothing yet, before any was read)."""
+    from kiosk.vision.deck_layout import FIVE
+
+    place = reading.place
+    if reading.other is not None:
+        state = WRONG
+    elif reading.card is not None:
+        state = SEEN
+    else:
+        state = MISSING if read else UNREAD
+    if place.card != FIVE:
+        words = _capital(place.words)
+    elif state == SEEN:
+        words = _capital(Card.parse(reading.card).words)
+    else:
+        words = "A five"
+    return PlaceView(place.box, words, state)
 
 
 def _capital(words: str) -> str:

@@ -330,28 +330,32 @@ def _name_fives(
     return out
 
 
-def pack_sentence(readings: Sequence[LayoutReading]) -> tuple[str, bool]:
-    """One plain sentence on the pack read from layout photos, and whether it is complete.
+def pack_places(readings: Sequence[LayoutReading]) -> tuple[PlaceReading, ...]:
+    """Each place of the layout as the photos read together show it, in the grid's order:
+    its card where any photo shows it there; else the other card a photo shows there;
+    else nothing (no boxes). One rule for the sentence and for the screen."""
+    out = []
+    for place in PLACES:
+        here = [r for reading in readings for r in reading.places if r.place == place]
+        seen = next((r for r in here if r.card is not None and r.other is None), None)
+        wrong = next((r for r in here if r.other is not None), None)
+        out.append(seen or wrong or PlaceReading(place, None, ()))
+    return tuple(out)
 
-    A place counts as seen when any photo shows its card; it is missing when none shows
-    anything there, and wrong when a photo shows plainly another card there.
-    """
-    seen: dict[Place, str] = {}
-    wrong: dict[Place, str] = {}
-    for reading in readings:
-        for place in reading.places:
-            if place.other is not None:
-                wrong.setdefault(place.place, place.other)
-            elif place.card is not None:
-                seen.setdefault(place.place, place.card)
-    missing = [p for p in PLACES if p not in seen and p not in wrong]
-    problems = [f"{p.words} is missing" for p in missing]
-    problems += [f"the place of {p.words} holds the {Card.parse(card).words}"
-                 for p, card in wrong.items() if p not in seen]
-    fives = sorted(card for p, card in seen.items() if p.card == "5")
+
+def pack_sentence(readings: Sequence[LayoutReading]) -> tuple[str, bool]:
+    """One plain sentence on the pack read from layout photos, and whether it is complete
+    (:func:`pack_places`: a place is missing when no photo shows anything there, and
+    wrong when a photo shows plainly another card there and none its own)."""
+    places = pack_places(readings)
+    seen = [r for r in places if r.card is not None and r.other is None]
+    problems = [f"{r.place.words} is missing" for r in places if not r.boxes]
+    problems += [f"the place of {r.place.words} holds the {Card.parse(r.other).words}"
+                 for r in places if r.other is not None]
+    fives = sorted(r.card for r in seen if r.place.card == FIVE and r.card is not None)
     marker = (f" (markers: the {' and the '.join(Card.parse(c).words for c in fives)})"
               if fives else "")
     if not problems:
         return f"All 26 cards seen: a complete pack{marker}.", True
-    cards = len(seen)
-    return f"{cards} of 26 cards seen. The pack is imperfect: " + "; ".join(problems) + ".", False
+    return (f"{len(seen)} of 26 cards seen. The pack is imperfect: " + "; ".join(problems)
+            + ".", False)

@@ -7,7 +7,12 @@ traceback for a missing file or a misspelt profile.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
 
 from kiosk.cli import UsageError
 from kiosk.rules.profiles import PROFILES, RuleProfile, get_profile
@@ -50,3 +55,48 @@ def add_profile_and_input(parser: argparse.ArgumentParser, what: str) -> None:
         metavar="FILE",
         help=f"{what} (JSON); '-' or nothing reads standard input",
     )
+
+
+def check_image_files(names: Sequence[str], what: str = "image file") -> None:
+    """Every file exists and is of a kind OpenCV reads, before any is read (so a typo in
+    the last name costs no work on the first); a one-line `UsageError` otherwise. `what`
+    is the files' name in that line ("image file", "photo")."""
+    import cv2
+
+    article = "an" if what[0] in "aeiou" else "a"
+    for name in names:
+        if not Path(name).is_file():
+            raise UsageError(f"no such {what}: {name}")
+        if not cv2.haveImageReader(str(name)):
+            raise UsageError(f"not {article} {what} OpenCV can read: {name}")
+
+
+def read_image(name: str | Path, what: str = "image") -> Any:
+    """The BGR picture in a file, or a one-line `UsageError` when it cannot be decoded;
+    the image library's own warnings about a corrupt file are kept off the terminal."""
+    import cv2
+
+    with c_stderr_silenced():  # libjpeg prints its own warnings on corrupt files
+        image = cv2.imread(str(name), cv2.IMREAD_COLOR)
+    if image is None:
+        raise UsageError(f"cannot decode {what} (corrupt?): {name}")
+    return image
+
+
+@contextlib.contextmanager
+def c_stderr_silenced() -> Iterator[None]:
+    """Send C-level writes to file descriptor 2 to /dev/null for a moment."""
+    sys.stderr.flush()
+    try:
+        saved = os.dup(2)
+    except OSError:  # no real descriptor 2 (embedded use): nothing to silence
+        yield
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)

@@ -14,14 +14,11 @@ output; a file that exists but turns out corrupt stops the run where it is met.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
-import os
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 from kiosk.cli import UsageError
+from kiosk.commands.common import check_image_files, read_image
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,25 +39,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import cv2
-
     from kiosk.vision.detector import Detector, ModelError
     from kiosk.vision.photo_reading import read_photo
 
     if args.deck and not Path(args.deck).is_file():
         raise UsageError(f"no such deck profile: {args.deck}")
-    for name in args.images:
-        path = Path(name)
-        if not path.is_file():
-            raise UsageError(f"no such image file: {name}")
-        if not cv2.haveImageReader(str(path)):
-            raise UsageError(f"not an image file OpenCV can read: {name}")
+    check_image_files(args.images)
     detector = None
     for name in args.images:
-        with _c_stderr_silenced():  # libjpeg prints its own warnings on corrupt files
-            image = cv2.imread(name, cv2.IMREAD_COLOR)
-        if image is None:
-            raise UsageError(f"cannot decode image (corrupt?): {name}")
+        image = read_image(name)
         if detector is None:  # loaded after the first image proved readable
             try:
                 options = {} if args.confidence is None else {"confidence": args.confidence}
@@ -76,22 +63,3 @@ def run(args: argparse.Namespace) -> int:
             cards = ", ".join(f"{d.card} {d.confidence:.2f}" for d in found) or "no cards"
             print(f"{name}: {cards}", flush=True)
     return 0
-
-
-@contextlib.contextmanager
-def _c_stderr_silenced() -> Iterator[None]:
-    """Send C-level writes to file descriptor 2 to /dev/null for a moment."""
-    sys.stderr.flush()
-    try:
-        saved = os.dup(2)
-    except OSError:  # no real descriptor 2 (embedded use): nothing to silence
-        yield
-        return
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, 2)
-        yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-        os.close(devnull)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.cli import UsageError
+from kiosk.commands.common import check_image_files, read_image
 
 #: image files the labelled-photo folder may hold
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
@@ -50,32 +51,17 @@ def run(args: argparse.Namespace) -> int:
     if not out.parent.is_dir():
         raise UsageError(f"no folder for the profile: {out.parent}")
     if args.layout:
-        images = [_read_image(Path(p)) for p in _checked_photos(args.layout)]
+        images = [read_image(p, "photo") for p in _checked_photos(args.layout)]
         return _enrol_layout(images, args.layout, out, args.name)
     photos = _labelled_photos(Path(args.photos))
     return _enrol_photos(photos, out, args.name)
 
 
 def _checked_photos(names: list[str]) -> list[str]:
-    import cv2
-
     if len(names) > MOST_PHOTOS:
         raise UsageError(f"{len(names)} photos: enrol from at most {MOST_PHOTOS}")
-    for name in names:
-        if not Path(name).is_file():
-            raise UsageError(f"no such photo: {name}")
-        if not cv2.haveImageReader(name):
-            raise UsageError(f"not a photo OpenCV can read: {name}")
+    check_image_files(names, "photo")
     return names
-
-
-def _read_image(path: Path) -> Any:
-    import cv2
-
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise UsageError(f"cannot decode photo (corrupt?): {path}")
-    return image
 
 
 def _detector() -> Any:
@@ -128,7 +114,7 @@ def _labelled_photos(folder: Path) -> list[Any]:
         parsed.append((path, _read_label_file(label_path, names)))
     photos = []
     for path, rows in parsed:
-        image = _read_image(path)
+        image = read_image(path, "photo")
         h, w = image.shape[:2]
         boxes = [(name, ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w,
                          (cy + bh / 2) * h)) for name, (cx, cy, bw, bh) in rows]

@@ -100,3 +100,16 @@ def c_stderr_silenced() -> Iterator[None]:
         os.dup2(saved, 2)
         os.close(saved)
         os.close(devnull)
+
+
+def load_deck(path: str | None) -> Any:
+    """The deck profile at ``path`` (``kiosk enrol``; None for None), or a one-line
+    `UsageError` naming what is wrong with the file, before any model is loaded."""
+    if path is None:
+        return None
+    from kiosk.vision.deck_profile import DeckProfile, ProfileError
+
+    try:
+        return DeckProfile.load(path)
+    except ProfileError as problem:
+        raise UsageError(str(problem)) from None

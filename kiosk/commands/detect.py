@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
 from kiosk.cli import UsageError
-from kiosk.commands.common import check_image_files, read_image
+from kiosk.commands.common import check_image_files, load_deck, read_image
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,8 +41,7 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.vision.detector import Detector, ModelError
     from kiosk.vision.photo_reading import read_photo
 
-    if args.deck and not Path(args.deck).is_file():
-        raise UsageError(f"no such deck profile: {args.deck}")
+    deck = load_deck(args.deck)
     check_image_files(args.images)
     detector = None
     for name in args.images:
@@ -51,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         if detector is None:  # loaded after the first image proved readable
             try:
                 options = {} if args.confidence is None else {"confidence": args.confidence}
-                detector = Detector(args.model, backend=args.backend, deck=args.deck,
+                detector = Detector(args.model, backend=args.backend, deck=deck,
                                     **options)
             except ModelError as problem:
                 raise UsageError(str(problem)) from None

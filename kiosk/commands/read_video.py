@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.cli import UsageError
+from kiosk.commands.common import load_deck
 
 SEATS = ("N", "E", "S", "W")
 EUCHRE = [r + s for s in "CDHS" for r in "9TJQKA"]
@@ -146,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         if not video.is_file():
             raise UsageError(f"cannot open video {video}: no such file")
-        detector = _detector(args.detector, video, args.seed, args.deck)
+        detector = _detector(args.detector, video, args.seed, load_deck(args.deck))
         seen: list[dict[str, Any]] | None = [] if args.save_detections else None
         reading = read_video(video, detector, calibration=calibration, view=args.view,
                              play=play, record=seen)
@@ -196,7 +197,7 @@ def _save_stream(path: str, video: Path, view: str, calibration: Any,
         raise UsageError(f"cannot write {path}: {problem}") from None
 
 
-def _detector(name: str, video: Path, seed: int, deck: str | None = None) -> Any:
+def _detector(name: str, video: Path, seed: int, deck: Any = None) -> Any:
     if name == "oracle":
         from kiosk.vision.oracle import OracleDetector
 
@@ -208,10 +209,13 @@ def _detector(name: str, video: Path, seed: int, deck: str | None = None) -> Any
         from kiosk.vision.detector import Detector, ModelError, threads_beside_the_screen
 
         try:
-            return Detector(threads=threads_beside_the_screen(), deck=deck)
+            detector = Detector(threads=threads_beside_the_screen())
         except ModelError as problem:
-            if deck is not None and "profile" in str(problem):
-                raise UsageError(str(problem)) from None
             raise UsageError(f"cannot load the card detector: {problem} "
                              "(try --detector oracle on a rendered video)") from None
+        try:
+            detector.use_deck(deck)  # a profile of other networks: said as it is
+        except ModelError as problem:
+            raise UsageError(str(problem)) from None
+        return detector
     raise UsageError(f"unknown detector {name!r} (model or oracle)")

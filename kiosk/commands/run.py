@@ -302,13 +302,10 @@ def _model_loader(deck: str | None) -> Any:
     (checked here, so a missing or foreign profile is one line, not a silent fallback)."""
     if deck is None:
         return None
-    from kiosk.vision.deck_profile import DeckProfile, ProfileError
+    from kiosk.commands.common import load_deck
     from kiosk.vision.detector import Detector, threads_beside_the_screen
 
-    try:
-        profile = DeckProfile.load(deck)
-    except ProfileError as problem:
-        raise UsageError(str(problem)) from None
+    profile = load_deck(deck)
     return lambda: Detector(threads=threads_beside_the_screen(), deck=profile)
 
 

@@ -175,3 +175,21 @@ def test_detect_refuses_a_damaged_profile(tmp_path: Path, photos: dict[str, Path
     assert main(["detect", "--deck", str(bad), str(photos["complete"])]) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "not a deck profile" in err
+
+
+def test_a_profile_of_other_networks_is_one_line_on_read_video(
+    tmp_path: Path, detector: Detector, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kiosk.vision.deck_profile import Head
+
+    video = Path(__file__).resolve().parents[2] / "kiosk" / "assets" / "demo-hand.mp4"
+    if not video.is_file():
+        pytest.skip("the demo video is not built")
+    assert detector.namer is not None
+    shipped = detector.namer.head()
+    foreign = tmp_path / "deck.npz"
+    DeckProfile({INDEX: Head(shipped.weights, shipped.bias, shipped.classes, "other")}).save(
+        foreign)
+    assert main(["read-video", str(video), "--deck", str(foreign)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "enrol the deck again" in err

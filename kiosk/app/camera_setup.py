@@ -65,8 +65,9 @@ class CameraSetup:
             self.advice = ()
             return
         from kiosk.vision.camera_check import check_picture
+        from kiosk.vision.detector import FACE_DOWN
 
-        found = [d.box for d in self.detector.detect(self.frame) if d.card != "back"]
+        found = [d.box for d in self.detector.detect(self.frame) if d.card != FACE_DOWN]
         self.advice = check_picture(self.frame, found).advice
 
     def opened(self) -> None:

@@ -86,8 +86,8 @@ def sharpness(grey: np.ndarray, boxes: Sequence[Box]) -> float | None:
     more), a blurred one over several (0.2-0.3).
     """
     scores = []
-    for x1, y1, x2, y2 in boxes:
-        patch = grey[max(int(y1), 0) : int(np.ceil(y2)), max(int(x1), 0) : int(np.ceil(x2))]
+    for box in boxes:
+        patch = _inside(grey, box)
         if patch.shape[0] < 4 or patch.shape[1] < 4:
             continue
         patch = patch.astype(np.float32)
@@ -114,8 +114,15 @@ def washed_out(darkest: np.ndarray, boxes: Sequence[Box]) -> float:
     """The share of ``boxes`` whose print is washed out (:data:`WASHED_OUT`), given each
     pixel's darkest channel."""
     washed = []
-    for x1, y1, x2, y2 in boxes:
-        patch = darkest[max(int(y1), 0) : int(np.ceil(y2)), max(int(x1), 0) : int(np.ceil(x2))]
+    for box in boxes:
+        patch = _inside(darkest, box)
         if patch.size:
             washed.append(float(np.percentile(patch, 5)) >= WASHED_OUT)
     return float(np.mean(washed)) if washed else 0.0
+
+
+def _inside(picture: np.ndarray, box: Box) -> np.ndarray:
+    """The pixels of ``picture`` that a box (x1, y1, x2, y2, any edge past the picture's)
+    covers, partly covered pixels included."""
+    x1, y1, x2, y2 = box
+    return picture[max(int(y1), 0) : int(np.ceil(y2)), max(int(x1), 0) : int(np.ceil(x2))]

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kiosk.vision.detector import FACE_DOWN, Detection, Detector
+from kiosk.vision.detector import FACE_DOWN, Detection, Detector, letterbox_geometry
 
 #: an index reaching the network shorter than this (its box's longer side, in the
 #: network's input pixels) is read again in tiles
@@ -36,15 +36,9 @@ WANTED_AT_NETWORK = 24.0
 NOTHING_FOUND_BELOW = 0.55
 
 
-def network_scale(detector: Detector, image_hw: tuple[int, int]) -> float:
-    """How much a whole picture of this size is scaled to fit the network's input."""
-    (ih, iw), (h, w) = detector.input_hw, image_hw
-    return min(ih / h, iw / w)
-
-
 def fine_scale(detector: Detector, image: np.ndarray, found: list[Detection]) -> float | None:
     """The ``min_scale`` to read ``image`` again at, or None when one pass was enough."""
-    scale = network_scale(detector, image.shape[:2])
+    scale = letterbox_geometry(image.shape[:2], detector.input_hw).scale  # the whole picture
     if scale >= 1.0:
         return None  # the network already sees every pixel
     sides = [max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in found

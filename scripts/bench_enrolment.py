@@ -22,7 +22,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import cv2
@@ -35,16 +35,13 @@ from datasets.boxes import yolo_to_pixels  # noqa: E402
 from datasets.reading_score import ReadingScore  # noqa: E402
 from datasets.real_photos import REAL_DIR, read_labels, split_list  # noqa: E402
 from kiosk.vision.deck_profile import FitSettings  # noqa: E402
-from kiosk.vision.detector import Detector  # noqa: E402
+from kiosk.vision.detector import Detection, Detector  # noqa: E402
 from kiosk.vision.enrolment import LabelledPhoto, learn_deck, read_layout  # noqa: E402
 
 #: the real photos' decks: a name and the file-name prefixes of its photos
 REAL_DECKS = {"white": ("IMG_2022",), "black-gold": ("IMG_7", "IMG_8")}
 #: the targets with a profile from at most 10 photos (issue 45)
 TARGET_FOUND, TARGET_FALSE, TARGET_SWAPS = 0.97, 0.1, 0.005
-
-#: settings of the profile's fit, when measuring others than the defaults
-FIT: list[FitSettings] = [FitSettings()]
 
 Labels = list[tuple[str | None, tuple[float, float, float, float]]]
 
@@ -62,57 +59,72 @@ def as_labelled(image: np.ndarray, labels: Labels, name: str) -> LabelledPhoto:
                          tuple(b for c, b in labels if c is None))
 
 
-#: ``detect()``'s ``min_scale`` when judging: None reads each photo whole, as ``kiosk
-#: detect`` does; 1.0 cuts it into tiles at full resolution, as the kiosk reads a
-#: calibrated table's play area (``kiosk.vision.pipeline.play_area_options``)
-MIN_SCALE: list[float | None] = [None]
+#: how the judged photos are read: a picture in, its detections out
+Read = Callable[[np.ndarray], list[Detection]]
 
 
-#: judge as ``kiosk detect`` reads a photo (:func:`kiosk.vision.photo_reading.read_photo`)
-AS_PHOTOS = [False]
+def reading(detector: Detector, min_scale: float | None, as_photos: bool) -> Read:
+    """Each photo whole (one network pass: ``min_scale`` None), in tiles at ``min_scale``
+    (1.0: full resolution, as the kiosk reads a calibrated table's play area), or as
+    ``kiosk detect`` reads a photo (``as_photos``: whole, then in tiles where its indices
+    are small, :func:`kiosk.vision.photo_reading.read_photo`)."""
+    if as_photos:
+        from kiosk.vision.photo_reading import read_photo
+
+        return lambda image: read_photo(detector, image)
+    return lambda image: detector.detect(image, min_scale=min_scale)
 
 
-def judge(detector: Detector, photos: Sequence[tuple[np.ndarray, Labels]]) -> ReadingScore:
-    from kiosk.vision.photo_reading import read_photo
-
+def judge(read: Read, photos: Sequence[tuple[np.ndarray, Labels]]) -> ReadingScore:
     score = ReadingScore()
     for image, labels in photos:
-        found = (read_photo(detector, image) if AS_PHOTOS[0]
-                 else detector.detect(image, min_scale=MIN_SCALE[0]))
-        score.add(labels, [(d.card, d.box) for d in found])
+        score.add(labels, [(d.card, d.box) for d in read(image)])
     return score
 
 
+def with_profile(
+    detector: Detector, read: Read, photos: Sequence[LabelledPhoto],
+    held: Sequence[tuple[np.ndarray, Labels]], settings: FitSettings, seed: int = 0,
+) -> dict[str, float | int]:
+    """The figures on ``held`` with a profile learnt from ``photos``, and the seconds the
+    learning took; the detector reads without a profile again afterwards."""
+    start = time.perf_counter()
+    detector.use_deck(learn_deck(detector, photos, seed=seed, settings=settings))
+    seconds = time.perf_counter() - start
+    try:
+        summary = judge(read, held).summary()
+    finally:
+        detector.use_deck(None)
+    summary["enrol_seconds"] = round(seconds, 2)
+    return summary
+
+
 def curve(
-    detector: Detector, pool: Sequence[LabelledPhoto], held: Sequence[tuple[np.ndarray, Labels]],
-    shots: Sequence[int], draws: int, seed: int,
+    detector: Detector, read: Read, pool: Sequence[LabelledPhoto],
+    held: Sequence[tuple[np.ndarray, Labels]], args: argparse.Namespace, settings: FitSettings,
 ) -> dict[str, object]:
-    """The deck's figures without a profile and with one from k of ``pool`` per k."""
+    """The deck's figures without a profile and with one from k of ``pool`` per k (the
+    mean of ``args.draws`` choices)."""
     detector.use_deck(None)
-    alone = judge(detector, held)
+    alone = judge(read, held)
     rows: dict[str, object] = {"none": {**alone.summary(), "by_size": alone.found_by_size()}}
-    rng = np.random.default_rng(seed)
-    for k in shots:
+    rng = np.random.default_rng(args.seed)
+    for k in args.shots:
         if k > len(pool):
             continue
         runs = []
-        for _ in range(draws):
+        for _ in range(args.draws):
             chosen = [pool[int(i)] for i in rng.choice(len(pool), k, replace=False)]
-            start = time.perf_counter()
-            profile = learn_deck(detector, chosen, seed=int(rng.integers(1 << 30)),
-                                 settings=FIT[0])
-            seconds = time.perf_counter() - start
-            detector.use_deck(profile)
-            summary = judge(detector, held).summary()
-            summary["enrol_seconds"] = round(seconds, 2)
-            runs.append(summary)
-            detector.use_deck(None)
+            runs.append(with_profile(detector, read, chosen, held, settings,
+                                     int(rng.integers(1 << 30))))
         rows[str(k)] = {key: round(float(np.mean([r[key] for r in runs])), 4)
                         for key in runs[0]}
     return rows
 
 
-def real_decks(detector: Detector, args: argparse.Namespace) -> dict[str, object]:
+def real_decks(
+    detector: Detector, read: Read, args: argparse.Namespace, settings: FitSettings
+) -> dict[str, object]:
     out: dict[str, object] = {}
     for deck in args.decks:
         prefixes = REAL_DECKS[deck]
@@ -121,12 +133,14 @@ def real_decks(detector: Detector, args: argparse.Namespace) -> dict[str, object
         pool = [as_labelled(*real_photo(n), n) for n in train]
         pool = [p for p in pool if p.labels]
         held = [real_photo(n) for n in test]
-        out[deck] = curve(detector, pool, held, args.shots, args.draws, args.seed)
+        out[deck] = curve(detector, read, pool, held, args, settings)
         show(f"real photos, {deck} deck ({len(held)} held-out photos)", out[deck])
     return out
 
 
-def rendered_decks(detector: Detector, args: argparse.Namespace) -> dict[str, object]:
+def rendered_decks(
+    detector: Detector, read: Read, args: argparse.Namespace, settings: FitSettings
+) -> dict[str, object]:
     from datasets.layouts import render_layout, render_table_shots
 
     out: dict[str, object] = {}
@@ -136,18 +150,13 @@ def rendered_decks(detector: Detector, args: argparse.Namespace) -> dict[str, ob
         pool_shots = render_table_shots(deck, args.seed + 1, max(args.shots))
         pool = [LabelledPhoto(s.image, tuple(s.labels), f"shot {i}", s.ignore)
                 for i, s in enumerate(pool_shots)]
-        rows = curve(detector, pool, held, args.shots, args.draws, args.seed)
+        rows = curve(detector, read, pool, held, args, settings)
         layouts = []
         for k in args.layouts:
             photos = [render_layout(deck, args.seed + 100 + i) for i in range(k)]
             readings = [read_layout(detector, p.image, f"layout {i}")
                         for i, p in enumerate(photos)]
-            start = time.perf_counter()
-            detector.use_deck(learn_deck(detector, [r.photo for r in readings], settings=FIT[0]))
-            seconds = time.perf_counter() - start
-            summary = judge(detector, held).summary()
-            detector.use_deck(None)
-            summary["enrol_seconds"] = round(seconds, 2)
+            summary = with_profile(detector, read, [r.photo for r in readings], held, settings)
             summary["places_read"] = round(float(np.mean(
                 [sum(1 for p in r.places if p.boxes and p.other is None) for r in readings])), 1)
             layouts.append((k, summary))
@@ -197,16 +206,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "where its indices are small")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
-    MIN_SCALE[0] = args.min_scale
-    AS_PHOTOS[0] = args.photo
-    FIT[0] = FitSettings(**{k: (int(v) if k == "steps" else v) for k in ("pull", "steps", "rate")
-                            if (v := getattr(args, k)) is not None})
+    default = FitSettings()
+    settings = FitSettings(
+        pull=default.pull if args.pull is None else args.pull,
+        steps=default.steps if args.steps is None else int(args.steps),
+        rate=default.rate if args.rate is None else args.rate,
+    )
     detector = Detector(threads=args.threads)
+    read = reading(detector, args.min_scale, args.photo)
     report: dict[str, object] = {}
     if args.real:
-        report["real"] = real_decks(detector, args)
+        report["real"] = real_decks(detector, read, args, settings)
     if args.rendered:
-        report["rendered"] = rendered_decks(detector, args)
+        report["rendered"] = rendered_decks(detector, read, args, settings)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(report, indent=1))

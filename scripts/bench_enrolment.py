@@ -133,8 +133,9 @@ def real_decks(
         pool = [as_labelled(*real_photo(n), n) for n in train]
         pool = [p for p in pool if p.labels]
         held = [real_photo(n) for n in test]
-        out[deck] = curve(detector, read, pool, held, args, settings)
-        show(f"real photos, {deck} deck ({len(held)} held-out photos)", out[deck])
+        rows = curve(detector, read, pool, held, args, settings)
+        out[deck] = rows
+        show(f"real photos, {deck} deck ({len(held)} held-out photos)", rows)
     return out
 
 

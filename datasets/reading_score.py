@@ -57,8 +57,6 @@ class ReadingScore:
     cards_found: int = 0
     cards_swapped: int = 0
     false: int = 0
-    #: missed cards by name, to say which cards a deck's reading loses
-    missed: dict[str, int] = field(default_factory=dict)
     #: by the card's largest labelled index (its longer side, pixels, in :data:`SIZES`
     #: bands): [cards, found], to say how small an index still reads
     by_size: dict[str, list[int]] = field(default_factory=dict)
@@ -81,8 +79,6 @@ class ReadingScore:
                    for b in boxes):
                 self.cards_found += 1
                 band[1] += 1
-            else:
-                self.missed[card] = self.missed.get(card, 0) + 1
             swap = card[0] + Suit.parse(card[1]).same_colour.value
             if any(name == swap and overlap(box, b) >= MATCH for name, box in found
                    for b in boxes):

@@ -126,9 +126,10 @@ DECKS: dict[str, Deck] = {
 }
 
 
-_KDE_LICENCE = (
-    "GPL-2+ (kdegames-card-data-kf5; /usr/share/doc/kdegames-card-data-kf5/copyright: {})"
-)
+#: a KDE deck's licence: its stanza in the package's copyright file, named in full
+_KDE_LICENCE_OF = "{} (kdegames-card-data-kf5; /usr/share/doc/kdegames-card-data-kf5/copyright)"
+#: how the copyright file covers the decks it does not list by name
+_KDE_UNLISTED = 'GPL-2+: not listed by name, so under "Files: *", "License: GPL-2+"'
 
 #: decks no network is trained on, for measuring deck enrolment (see the module's doc);
 #: never returned by :func:`usable_decks` or :func:`table_decks`
@@ -137,7 +138,7 @@ HELD_OUT_DECKS: dict[str, Deck] = {
     "kde-standard": Deck(
         "kde-standard",
         KDE_DIR / "svg-standard" / "standard.svgz",
-        _KDE_LICENCE.format('"Files: carddecks/svg-standard/*" ... "License: GPL-2+"'),
+        _KDE_LICENCE_OF.format('GPL-2+: "Files: carddecks/svg-standard/*" ... "License: GPL-2+"'),
         kde=True,
     ),
     # big ("jumbo") corner indices, cartoon courts: its suit reaches 0.43 of the card
@@ -145,19 +146,11 @@ HELD_OUT_DECKS: dict[str, Deck] = {
     "kde-nicu-white": Deck(
         "kde-nicu-white",
         KDE_DIR / "svg-nicu-white" / "white.svgz",
-        _KDE_LICENCE.format(
-            'not listed by name, so under "Files: *", "Copyright: 1996-2013, The K Desktop '
-            'Environment project http://www.kde.org", "License: GPL-2+"'
-        ),
+        _KDE_LICENCE_OF.format(_KDE_UNLISTED),
         index_depth=0.5,
         kde=True,
     ),
 }
-
-
-_KDE_LICENCE_OF = "{} (kdegames-card-data-kf5; /usr/share/doc/kdegames-card-data-kf5/copyright)"
-#: how the copyright file covers the decks it does not list by name
-_KDE_UNLISTED = 'GPL-2+: not listed by name, so under "Files: *", "License: GPL-2+"'
 
 
 def _kde_extra(directory: str, licence: str) -> Deck:

@@ -33,13 +33,13 @@ card or a 5, those stay unnamed and every gain the kiosk feels is kept (models/R
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
+
+from kiosk.shipped import shipped_model
 
 #: the exported context reader committed with the repository (optional: without it the
 #: index classifier and the suit reader name the card alone)
-DEFAULT_CONTEXT_READER = Path(__file__).resolve().parents[2] / "models" / "context_reader.onnx"
+DEFAULT_CONTEXT_READER = shipped_model("context_reader.onnx")
 
 #: the exponent on the context reader's opinion (1: a plain product of experts); chosen
 #: on the validation scenes (models/NOTEBOOK.md, "The context reader")

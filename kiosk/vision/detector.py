@@ -37,6 +37,7 @@ import cv2
 import numpy as np
 
 from kiosk.rules.cards import EUCHRE_NAMES
+from kiosk.shipped import shipped_model
 from kiosk.vision.context_reader import (
     CONTEXT_TURNS,
     DEFAULT_CONTEXT_READER,
@@ -53,7 +54,7 @@ from kiosk.vision.index_classifier import (
 from kiosk.vision.suit_reader import DEFAULT_SUIT_READER, SUIT_TURNS, card_rows, with_suits
 
 #: the exported model committed with the repository
-DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "cards.onnx"
+DEFAULT_MODEL = shipped_model("cards.onnx")
 
 #: class id -> card name, as trained (also stored in the ONNX metadata, which wins).
 CLASSES: tuple[str, ...] = (

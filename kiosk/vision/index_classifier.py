@@ -27,10 +27,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from kiosk.shipped import shipped_model
 from kiosk.vision.deck_profile import Head, ProfileError, file_digest, softmax
 
 #: the exported classifier committed with the repository
-DEFAULT_CLASSIFIER = Path(__file__).resolve().parents[2] / "models" / "index_classifier.onnx"
+DEFAULT_CLASSIFIER = shipped_model("index_classifier.onnx")
 
 #: side of the square patch the classifier reads, in pixels
 PATCH = 32

@@ -30,16 +30,16 @@ index (models/README.md, "The suit reader").
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 
+from kiosk.shipped import shipped_model
 from kiosk.vision.deck_profile import is_card
 from kiosk.vision.index_classifier import RUNNER_UP_FLOOR
 
 #: the exported suit reader committed with the repository (optional: without it the
 #: index classifier names the suit alone)
-DEFAULT_SUIT_READER = Path(__file__).resolve().parents[2] / "models" / "suit_reader.onnx"
+DEFAULT_SUIT_READER = shipped_model("suit_reader.onnx")
 
 #: the exponent on the suit reader's opinion (1: a plain product of experts) and the
 #: least probability of its likeliest suit for it to count at all; both chosen on frames

@@ -1,6 +1,7 @@
 """`kiosk director`: the master score sheet server for the tournament director.
 
-Starts an HTTP server with the tournament in one SQLite file under `--data`,
+Starts the director's web app (Starlette on uvicorn, see docs/director-stack.md)
+with the tournament in one SQLite file under `--data`,
 and says in plain words where to open it, where the kiosks connect, where
 the data lives and the PIN for signing in from another device.
 """
@@ -36,7 +37,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="how kiosks reach this server, for the QR codes (default: this computer's address)",
     )
     parser.add_argument(
-        "--poll", type=float, default=3.0, help="seconds between live sheet updates"
+        "--poll",
+        type=float,
+        default=3.0,
+        help="seconds between live updates in a browser without server-sent events",
     )
     parser.add_argument("--verbose", action="store_true", help="log every request")
 
@@ -48,12 +52,15 @@ def _stop(signum: int, frame: object) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from kiosk.director.app import App
+    from kiosk.director.server import Server, bind
     from kiosk.director.store import Database
     from kiosk.director.tournament import Director
-    from kiosk.director.web import lan_address, make_server
+    from kiosk.director.web import lan_address
 
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be 0 to 65535, not {args.port}")
+    if not 0.2 <= args.poll <= 3600:
+        raise UsageError(f"--poll must be 0.2 to 3600 seconds, not {args.poll}")
     data: Path = args.data
     if data.exists() and not data.is_dir():
         raise UsageError(f"--data {data} is a file; give a folder")
@@ -64,16 +71,17 @@ def run(args: argparse.Namespace) -> int:
     director = Director(db)
     app = App(director, poll_seconds=args.poll)
     try:
-        server = make_server(app, args.host, args.port, quiet=not args.verbose)
+        sock = bind(args.host, args.port)
     except OSError as problem:
         db.close()
         raise UsageError(
             f"cannot listen on port {args.port}: {problem.strerror or problem}"
         ) from None
-    port = server.server_address[1]
+    port = sock.getsockname()[1]
     lan = args.host if args.host not in ("0.0.0.0", "::", "") else lan_address()
     public = args.public_url.rstrip("/") or f"http://{lan}:{port}"
     app.public_url = public
+    app.extra_hosts |= {h for h in (args.host, lan) if h not in ("0.0.0.0", "::", "")}
     settings = director.settings()
     print("Euchre director is running.", flush=True)
     print(f"  Open on this computer:   http://127.0.0.1:{port}/")
@@ -83,12 +91,15 @@ def run(args: argparse.Namespace) -> int:
     named = settings.name if settings else "not set up yet: open the page"
     print(f"  Tournament:              {named}")
     print("Press Ctrl+C to stop. Results are saved as they arrive.", flush=True)
+    # uvicorn stops gracefully on SIGINT/SIGTERM and then raises the signal again;
+    # the handler below turns that second SIGTERM into the same clean exit as Ctrl+C.
     signal.signal(signal.SIGTERM, _stop)
     try:
-        server.serve_forever(poll_interval=0.25)
+        Server(app, verbose=args.verbose).run(sockets=[sock])
     except KeyboardInterrupt:
-        print("Stopping the director; the data is saved.", file=sys.stderr)
+        pass
     finally:
-        server.server_close()
+        print("Stopping the director; the data is saved.", file=sys.stderr)
+        sock.close()
         db.close()
     return 0

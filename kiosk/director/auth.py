@@ -7,14 +7,13 @@
   which clears its token and issues a fresh code.
 - The director's pages change things only for the director: requests from
   this computer (loopback) are trusted; another device signs in with the PIN
-  printed at start-up. Forms carry a CSRF token so another web page cannot
-  post them through the director's browser.
+  printed at start-up and gets its own session (`sessions`). Forms carry a
+  CSRF token bound to that session (`app.App.csrf`).
 """
 
 from __future__ import annotations
 
 import hashlib
-import hmac
 import ipaddress
 import secrets
 import threading
@@ -68,16 +67,6 @@ def is_loopback(address: str) -> bool:
         return ipaddress.ip_address(address).is_loopback
     except ValueError:
         return False
-
-
-def session_value(secret: str) -> str:
-    """The cookie value that marks a signed-in director (derived, not the PIN itself)."""
-    return hmac.new(secret.encode(), b"director-session", hashlib.sha256).hexdigest()
-
-
-def csrf_token(secret: str) -> str:
-    """The hidden form field that proves a form came from the director's own pages."""
-    return hmac.new(secret.encode(), b"csrf", hashlib.sha256).hexdigest()[:32]
 
 
 class Throttle:

@@ -19,6 +19,7 @@ import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
+from kiosk.director.gamecheck import recorded_points
 from kiosk.director.planning import Settings, fold
 
 
@@ -206,6 +207,7 @@ def read_games(conn: sqlite3.Connection) -> list[dict[str, Any]]:
                         finish = ended_by(body)
                 else:  # the director's own points: a kiosk's per-player split no longer fits
                     body = {k: v for k, v in body.items() if k != "player_points"}
+                    finish = fix["ended_by"] or "points"
         open_conflicts = [
             p
             for p in game_posts
@@ -213,11 +215,11 @@ def read_games(conn: sqlite3.Connection) -> list[dict[str, Any]]:
         ]
         if entry["bye"]:
             status = "bye"
-        target = settings.points_to_win
         sheet = None
         if points is not None:
-            capped = finish == "points"
-            sheet = list(sheet_points(points[0], points[1], target) if capped else points)
+            sheet = list(
+                recorded_points(points, finish, settings.profile, settings.points_to_win)
+            )
         shown = counted
         if fix is not None and fix["post_id"] is not None:
             shown = next((p for p in game_posts if p["id"] == fix["post_id"]), counted)

@@ -119,7 +119,8 @@ CREATE TABLE IF NOT EXISTS correction (
     seen_post INTEGER NOT NULL DEFAULT 0,
     who TEXT NOT NULL,
     at TEXT NOT NULL,
-    why TEXT NOT NULL
+    why TEXT NOT NULL,
+    ended_by TEXT
 );
 CREATE INDEX IF NOT EXISTS correction_game ON correction (round, table_no);
 -- Players asking for the director from a kiosk, until the director says done.
@@ -133,6 +134,25 @@ CREATE TABLE IF NOT EXISTS director_call (
     answered_at TEXT,
     answered_by TEXT
 );
+-- A device signed in as the director with the PIN: the cookie's hash, never the cookie.
+CREATE TABLE IF NOT EXISTS director_session (
+    id INTEGER PRIMARY KEY,
+    token_hash TEXT NOT NULL UNIQUE,
+    device TEXT NOT NULL DEFAULT '',
+    address TEXT NOT NULL DEFAULT '',
+    created_at REAL NOT NULL,
+    expires_at REAL NOT NULL,
+    last_seen REAL NOT NULL,
+    ended_at REAL,
+    ended_by TEXT
+);
+-- Wrong PINs, kept on disk so a restart does not forgive a guesser.
+CREATE TABLE IF NOT EXISTS pin_failure (
+    id INTEGER PRIMARY KEY,
+    address TEXT NOT NULL,
+    at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS pin_failure_address ON pin_failure (address, at);
 -- Everything that happened, in order; max(id) is the sheet's version.
 CREATE TABLE IF NOT EXISTS audit (
     id INTEGER PRIMARY KEY,
@@ -143,6 +163,10 @@ CREATE TABLE IF NOT EXISTS audit (
     why TEXT NOT NULL DEFAULT ''
 );
 """
+
+#: Columns added after a tournament file may already exist: (table, column, declaration).
+#: `CREATE TABLE IF NOT EXISTS` does not add them to an old file, so opening does.
+ADDED_COLUMNS = [("correction", "ended_by", "TEXT")]
 
 #: a write job and the future its caller waits on
 _Job = tuple[Callable[[sqlite3.Connection], Any], "Future[Any]"]
@@ -168,6 +192,12 @@ class Database:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._writer_conn = self._connect()
         self._writer_conn.executescript(SCHEMA)
+        for table, column, declaration in ADDED_COLUMNS:
+            known = {r[1] for r in self._writer_conn.execute(f"PRAGMA table_info({table})")}
+            if column not in known:
+                self._writer_conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+        #: called (on the writer's caller's thread) after every committed write: live pages
+        self.listeners: list[Callable[[], None]] = []
         self._readers: queue.SimpleQueue[sqlite3.Connection] = queue.SimpleQueue()
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()  # None: stop
         self._closed = False
@@ -196,7 +226,10 @@ class Database:
             raise RuntimeError("database is closed")
         future: Future[T] = Future()
         self._jobs.put((job, future))
-        return future.result()
+        value = future.result()
+        for listener in list(self.listeners):
+            listener()
+        return value
 
     def _write_loop(self) -> None:
         conn = self._writer_conn

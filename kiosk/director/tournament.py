@@ -10,23 +10,20 @@ twice); one that disagrees is a "conflict", shown to the director, who
 settles it with a correction.
 
 Checking the set-up form lives in `planning`, reading the sheet back in
-`sheetdata`; this module holds the writes and the `Director` facade.
+`sheetdata`, a kiosk's post in `posting` (checked by `gamecheck`); this module
+holds the other writes and the `Director` facade.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
-import hashlib
 import json
-import re
 import sqlite3
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
+from dataclasses import asdict
 from typing import Any
 
 from kiosk.director import auth, schedule
+from kiosk.director.gamecheck import ImpossibleScoreError, check_score
 from kiosk.director.planning import (
     FORMATS,
     MAX_NAME,
@@ -36,6 +33,16 @@ from kiosk.director.planning import (
     fold,
     plan_setup,
 )
+from kiosk.director.posting import (
+    KeyReusedError,
+    PostOutcome,
+    ResultError,
+    post_job,
+    rules_of,
+    seat_next_progressive_round,
+)
+from kiosk.director.posting import audit_row as _audit
+from kiosk.director.posting import now as now
 from kiosk.director.sheetdata import (
     current_points,
     game_names,
@@ -50,114 +57,11 @@ from kiosk.director.sheetdata import (
 )
 from kiosk.director.store import Database
 
-MAX_FRAME_BYTES = 2_000_000
-
-
-class ResultError(ValueError):
-    """A posted result that cannot be a game result (HTTP 422)."""
-
-
-class KeyReusedError(ValueError):
-    """The idempotency key was already used for a different result (HTTP 409)."""
+__all__ = ["Director", "DirectorError", "KeyReusedError", "PostOutcome", "ResultError"]
 
 
 class DirectorError(ValueError):
     """A director action that cannot be done as asked; the message says why."""
-
-
-def now() -> str:
-    """UTC time of day as the sheet shows it (ISO 8601, seconds)."""
-    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-
-
-def canonical(value: object) -> str:
-    """The one JSON spelling of a value, so equal posts hash equal.
-
-    >>> canonical({"teams": ["Ann & Bob", "Cy & Di"], "round": 1})
-    '{"round":1,"teams":["Ann & Bob","Cy & Di"]}'
-    """
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-@dataclass(frozen=True)
-class PostOutcome:
-    """What the director did with a post: what the kiosk's acknowledgement says."""
-
-    status: str  # counted | same | conflict
-    post_id: int
-    replay: bool  # this idempotency key was seen before: nothing new was stored
-    note: str = ""
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "acknowledged": True,
-            "status": self.status,
-            "result_id": self.post_id,
-            "replay": self.replay,
-            "note": self.note,
-        }
-
-
-def _frames_from(renege: Mapping[str, Any], index: int) -> list[tuple[str, str, bytes]]:
-    """Decode a renege's frames: [{"label", "image": data URL or base64 JPEG}]."""
-    frames = renege.get("frames") or []
-    if not isinstance(frames, list):
-        raise ResultError(f"reneges[{index}].frames must be a list")
-    decoded = []
-    for k, frame in enumerate(frames):
-        if not isinstance(frame, Mapping) or not isinstance(frame.get("image"), str):
-            raise ResultError(f"reneges[{index}].frames[{k}] needs an image")
-        image: str = frame["image"]
-        mime = "image/jpeg"
-        match = re.match(r"data:(image/(?:jpeg|png|webp));base64,", image)
-        if match:
-            mime, image = match.group(1), image[match.end() :]
-        try:
-            data = base64.b64decode(image, validate=True)
-        except (binascii.Error, ValueError):
-            raise ResultError(f"reneges[{index}].frames[{k}].image is not base64") from None
-        if len(data) > MAX_FRAME_BYTES:
-            raise ResultError(f"reneges[{index}].frames[{k}] is larger than 2 MB")
-        label = str(frame.get("label") or f"frame {k + 1}")[:120]
-        decoded.append((label, mime, data))
-    return decoded
-
-
-def validate_result(body: object) -> dict[str, Any]:
-    """Check a posted result's shape (docs/director-api.md); return it as a dict."""
-    if not isinstance(body, dict):
-        raise ResultError("the result must be a JSON object")
-    rnd = body.get("round")
-    if not isinstance(rnd, int) or isinstance(rnd, bool) or rnd < 1:
-        raise ResultError("round must be a positive whole number")
-    teams = body.get("teams")
-    if (
-        not isinstance(teams, list)
-        or len(teams) != 2
-        or not all(isinstance(t, str) and t.strip() for t in teams)
-    ):
-        raise ResultError("teams must be a list of two team names")
-    points = body.get("points")
-    if (
-        not isinstance(points, list)
-        or len(points) != 2
-        or not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= 99 for p in points)
-    ):
-        raise ResultError("points must be a list of two whole numbers from 0 to 99")
-    if body.get("ended_by", "points") not in ("points", "time", "hands"):
-        raise ResultError("ended_by must be points, time or hands")
-    if not isinstance(body.get("time_up", False), bool):
-        raise ResultError("time_up must be true or false")
-    for key in ("hands", "reneges"):
-        if not isinstance(body.get(key, []), list):
-            raise ResultError(f"{key} must be a list")
-    for i, renege in enumerate(body.get("reneges", [])):
-        if not isinstance(renege, dict):
-            raise ResultError(f"reneges[{i}] must be an object")
-    for key in ("seats", "player_points"):
-        if not isinstance(body.get(key, {}), dict):
-            raise ResultError(f"{key} must be an object")
-    return body
 
 
 class Director:
@@ -306,19 +210,7 @@ class Director:
 
     def post_result(self, table: int, key: str, body: object) -> PostOutcome:
         """Record a kiosk's result once; say how it counts. Commits before returning."""
-        if not key or len(key) > 200:
-            raise ResultError("an idempotency key (1 to 200 characters) is required")
-        result = validate_result(body)
-        frames = [_frames_from(r, i) for i, r in enumerate(result.get("reneges", []))]
-        digest = hashlib.sha256(canonical(result).encode()).hexdigest()
-        stored = dict(result)
-        stored["reneges"] = [
-            {k: v for k, v in r.items() if k != "frames"} | {"frame_count": len(f)}
-            for r, f in zip(result.get("reneges", []), frames, strict=True)
-        ]
-        return self.db.write(
-            lambda conn: _store_post(conn, table, key, result, stored, digest, frames)
-        )
+        return self.db.write(post_job(table, key, body))
 
     def correct(
         self,
@@ -329,17 +221,22 @@ class Director:
         points: tuple[int, int] | None = None,
         post_id: int | None = None,
         void: bool = False,
+        ending: str = "points",
     ) -> int:
-        """The director's word on a game, as a new audit row (the posts stay as they were)."""
+        """The director's word on a game, as a new audit row (the posts stay as they were).
+
+        New points go through the same rule-book check as a kiosk's post
+        (`gamecheck`), with `ending` "time" when the time limit stopped the game.
+        """
         who, why = " ".join(who.split())[:MAX_NAME], " ".join(why.split())[:500]
         if not who:
             raise DirectorError("Please write your name, so the sheet shows who changed it.")
         if not why:
             raise DirectorError("Please write why, so the sheet shows the reason.")
+        if void and points is not None:
+            raise DirectorError("Either void the game or give new points, not both.")
         if sum(x is not None and x is not False for x in (points, post_id, void or None)) != 1:
             raise DirectorError("Give new points, choose a posted result, or void the game.")
-        if points is not None and not all(0 <= p <= 99 for p in points):
-            raise DirectorError("Points must be from 0 to 99.")
 
         def job(conn: sqlite3.Connection) -> int:
             seat = conn.execute(
@@ -347,6 +244,12 @@ class Director:
             ).fetchone()
             if seat is None:
                 raise DirectorError(f"There is no game at table {table} in round {rnd}.")
+            settings = read_settings(conn)
+            if points is not None and settings is not None:
+                try:
+                    check_score(points, ending, rules_of(settings))
+                except ImpossibleScoreError as problem:
+                    raise DirectorError(str(problem)) from None
             new_points = points
             if post_id is not None:
                 post = conn.execute(
@@ -358,14 +261,16 @@ class Director:
                     raise DirectorError("That posted result does not fit this game's teams.")
                 new_points = (post["points_a"], post["points_b"])
             a, b = new_points if new_points else (None, None)
+            before = current_points(conn, rnd, table)
             seen = conn.execute(
                 "SELECT coalesce(max(id), 0) FROM post WHERE round = ? AND table_no = ?",
                 (rnd, table),
             ).fetchone()[0]
             cur = conn.execute(
                 "INSERT INTO correction (round, table_no, points_a, points_b, post_id, seen_post,"
-                " who, at, why) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (rnd, table, a, b, post_id, seen, who, now(), why),
+                " who, at, why, ended_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (rnd, table, a, b, post_id, seen, who, now(), why,
+                 ending if points is not None else None),
             )
             names = team_names(conn)
             a_name, b_name = game_names(seat, names)
@@ -374,9 +279,12 @@ class Director:
                 if void
                 else f"Round {rnd}, table {table}: {a_name} {a}, {b_name} {b}"
                 + (f" (result #{post_id} chosen)" if post_id else "")
+                + (" (ended by time)" if points is not None and ending == "time" else "")
+            ) + (
+                f" (was {before[0]}-{before[1]})" if before else " (was no result)"
             )
             _audit(conn, who, "correct", what, why)
-            _maybe_next_progressive_round(conn)
+            seat_next_progressive_round(conn)
             return int(cur.lastrowid or 0)
 
         return self.db.write(job)
@@ -550,6 +458,7 @@ class Director:
                     "table": g["table"],
                     "opponent": g["teams"][1 - side],
                     "status": g["status"],
+                    "ended_by": g["ended_by"],
                 }
                 if pts is not None:
                     mine, theirs = pts[side], pts[1 - side]
@@ -607,13 +516,6 @@ def standings_for(settings: Settings | None, games: list[dict[str, Any]]) -> dic
     except ImportError:
         return {"standings": [], "unavailable": "the rules engine's standings are not installed"}
     return standings_json({"games": played}, settings.profile)
-
-
-def _audit(conn: sqlite3.Connection, who: str, action: str, what: str, why: str = "") -> None:
-    conn.execute(
-        "INSERT INTO audit (at, who, action, what, why) VALUES (?, ?, ?, ?, ?)",
-        (now(), who, action, what, why),
-    )
 
 
 def _apply_setup(conn: sqlite3.Connection, plan: SetupPlan, who: str) -> None:
@@ -674,118 +576,3 @@ def _apply_setup(conn: sqlite3.Connection, plan: SetupPlan, who: str) -> None:
         f"{s.profile} rules, {len(plan.entrants)} {s.entry}, {s.tables} tables, {s.rounds} rounds"
     )
     _audit(conn, who, "setup", what)
-
-
-def _orient(
-    conn: sqlite3.Connection, rnd: int, table: int, result: Mapping[str, Any]
-) -> tuple[int | None, int | None, str]:
-    """Turn posted (teams, points) into the seating's (A points, B points), or say why not."""
-    seat = conn.execute(
-        "SELECT * FROM seating WHERE round = ? AND table_no = ?", (rnd, table)
-    ).fetchone()
-    if seat is None:
-        return None, None, f"no game is scheduled at table {table} in round {rnd}"
-    names = team_names(conn, (seat["a_slot"], seat["b_slot"])) if not seat["seats"] else {}
-    if not seat["seats"] and (names[seat["a_slot"]][1] or names[seat["b_slot"]][1]):
-        return None, None, f"table {table} sits out round {rnd} (bye)"
-    a, b = game_names(seat, names)
-    posted = [fold(t) for t in result["teams"]]
-    points = result["points"]
-    if posted == [fold(a), fold(b)]:
-        return points[0], points[1], ""
-    if posted == [fold(b), fold(a)]:
-        return points[1], points[0], ""
-    return (
-        None,
-        None,
-        (
-            f"the teams posted ({result['teams'][0]}, {result['teams'][1]}) are not the ones "
-            f"seated at table {table} in round {rnd} ({a}, {b})"
-        ),
-    )
-
-
-def _store_post(
-    conn: sqlite3.Connection,
-    table: int,
-    key: str,
-    result: dict[str, Any],
-    stored: dict[str, Any],
-    digest: str,
-    frames: list[list[tuple[str, str, bytes]]],
-) -> PostOutcome:
-    old = conn.execute(
-        "SELECT id, body_hash, status, note FROM post WHERE idempotency_key = ?", (key,)
-    ).fetchone()
-    if old is not None:
-        if old["body_hash"] != digest:
-            raise KeyReusedError("this idempotency key was already used for a different result")
-        return PostOutcome(old["status"], old["id"], replay=True, note=old["note"])
-    rnd = int(result["round"])
-    points_a, points_b, note = _orient(conn, rnd, table, result)
-    said = result.get("table", table)
-    if said != table:
-        points_a = points_b = None
-        note = f"the kiosk paired with table {table} says it is table {said}"
-    current = current_points(conn, rnd, table)
-    if points_a is None:
-        status = "conflict"
-    elif current is None:
-        status = "counted"
-    elif current == (points_a, points_b):
-        status, note = "same", "agrees with the result already counted"
-    else:
-        status = "conflict"
-        note = f"disagrees with the result already counted ({current[0]}-{current[1]})"
-    if (
-        status == "counted"
-        and conn.execute(
-            "SELECT 1 FROM correction WHERE round = ? AND table_no = ?", (rnd, table)
-        ).fetchone()
-    ):
-        status, note = "conflict", "the director voided this game"
-    cur = conn.execute(
-        "INSERT INTO post (idempotency_key, table_no, round, received_at, body, body_hash, status,"
-        " points_a, points_b, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (key, table, rnd, now(), canonical(stored), digest, status, points_a, points_b, note),
-    )
-    post_id = int(cur.lastrowid or 0)
-    for index, renege_frames in enumerate(frames):
-        for label, mime, data in renege_frames:
-            conn.execute(
-                "INSERT INTO frame (post_id, renege_index, label, mime, data)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (post_id, index, label, mime, data),
-            )
-    conn.execute("UPDATE kiosk_table SET last_seen = ? WHERE table_no = ?", (now(), table))
-    teams, pts = result["teams"], result["points"]
-    what = f"Round {rnd}, table {table}: {teams[0]} {pts[0]}, {teams[1]} {pts[1]} ({status})"
-    _audit(conn, f"table {table} kiosk", "result", what + (f": {note}" if note else ""))
-    if status == "counted":
-        _maybe_next_progressive_round(conn)
-    return PostOutcome(status, post_id, replay=False, note=note)
-
-
-def _maybe_next_progressive_round(conn: sqlite3.Connection) -> None:
-    """Seat the next progressive round once every table of the last one has a result."""
-    settings = read_settings(conn)
-    if settings is None or settings.format != "progressive":
-        return
-    last = conn.execute("SELECT max(round) FROM seating").fetchone()[0]
-    if last is None or last >= settings.rounds:
-        return
-    seating: dict[int, dict[str, str]] = {}
-    winners: dict[int, str] = {}
-    for row in conn.execute("SELECT table_no, seats FROM seating WHERE round = ?", (last,)):
-        points = current_points(conn, last, row["table_no"])
-        if points is None:
-            return
-        seating[row["table_no"]] = json.loads(row["seats"])
-        # A tie (possible over a fixed number of hands) sends the N-S pair up.
-        winners[row["table_no"]] = "NS" if points[0] >= points[1] else "EW"
-    for t, seats in schedule.next_progressive_seating(seating, winners).items():
-        conn.execute(
-            "INSERT INTO seating (round, table_no, seats) VALUES (?, ?, ?)",
-            (last + 1, t, json.dumps(seats)),
-        )
-    _audit(conn, "director", "seating", f"Round {last + 1} seated: winners moved up one table")

@@ -1,30 +1,90 @@
-"""Request and response values, and the threading HTTP server that carries them.
+"""The request as the views see it, bounded parsing of what it carries, and response helpers.
 
-The app (`kiosk.director.app.App`) is a plain function from `Request` to
-`Response`, so tests call it in process, without a socket; `serve()` puts the
-very same app behind the standard library's ThreadingHTTPServer (a thread per
-connection is plenty for a room of kiosks and one director).
+Starlette reads the socket (through `guard`, which has already bounded the
+body); the views get a small `Request` value instead of Starlette's, so a
+view is a plain function that runs on a worker thread and talks to SQLite
+without knowing about the event loop.
 """
 
 from __future__ import annotations
 
 import json
 import socket
-import sys
 import urllib.parse
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from http import HTTPStatus
 from http.cookies import SimpleCookie
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-MAX_BODY = 16 * 1024 * 1024
+from starlette.responses import JSONResponse, RedirectResponse, Response
+
+__all__ = [
+    "BadRequest",
+    "Request",
+    "Response",
+    "error_json",
+    "html_response",
+    "json_response",
+    "lan_address",
+    "parse_json",
+    "redirect",
+    "wants_json",
+]
+
+#: JSON nested deeper than this is not a game result; Python's parser would
+#: hit its recursion limit on a hostile body long before the size limit.
+MAX_DEPTH = 32
+#: a form field longer than this is not something the director typed
+MAX_FIELD = 200_000
+
+
+class BadRequest(ValueError):
+    """A body that cannot be read as asked (HTTP 400); the message is one sentence."""
+
+
+def depth(value: Any, limit: int = MAX_DEPTH) -> int:
+    """How deeply `value` nests (a scalar is 0), counting no further than `limit` + 1.
+
+    >>> depth(1), depth([1, {"a": [2]}]), depth([[[[]]]], limit=2)
+    (0, 3, 3)
+    """
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict | list):
+            level += 1
+            deepest = max(deepest, level)
+            if level > limit:
+                return deepest
+            stack.extend((v, level) for v in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def parse_json(body: bytes) -> Any:
+    """The body as JSON, or BadRequest with one plain sentence.
+
+    >>> parse_json(b'{"a": [1]}')
+    {'a': [1]}
+    >>> parse_json(b"[" * 100_000)
+    Traceback (most recent call last):
+    ...
+    kiosk.director.web.BadRequest: the JSON is nested too deeply (at most 32 levels)
+    """
+    try:
+        value = json.loads(body.decode("utf-8"))
+    except RecursionError:
+        raise BadRequest(f"the JSON is nested too deeply (at most {MAX_DEPTH} levels)") from None
+    except UnicodeDecodeError:
+        raise BadRequest("the body must be UTF-8 JSON") from None
+    except ValueError:
+        raise BadRequest("the body must be JSON") from None
+    if depth(value) > MAX_DEPTH:
+        raise BadRequest(f"the JSON is nested too deeply (at most {MAX_DEPTH} levels)")
+    return value
 
 
 @dataclass
 class Request:
-    """One HTTP request, already read off the socket."""
+    """One HTTP request, its body already read (and bounded) by the guard."""
 
     method: str
     path: str
@@ -33,29 +93,15 @@ class Request:
     body: bytes = b""
     remote: str = "127.0.0.1"
 
-    @classmethod
-    def build(
-        cls,
-        method: str,
-        target: str,
-        headers: dict[str, str] | None = None,
-        body: bytes = b"",
-        remote: str = "127.0.0.1",
-    ) -> Request:
-        """A request from a method and a target such as `/sheet?part=live`."""
-        parts = urllib.parse.urlsplit(target)
-        query = {k: v for k, v in urllib.parse.parse_qsl(parts.query, keep_blank_values=True)}
-        lowered = {k.lower(): v for k, v in (headers or {}).items()}
-        return cls(method.upper(), parts.path or "/", query, lowered, body, remote)
-
     def form(self) -> dict[str, str]:
         """The fields of a urlencoded form (the last value of a repeated name)."""
         text = self.body.decode("utf-8", errors="replace")
-        return dict(urllib.parse.parse_qsl(text, keep_blank_values=True))
+        fields = urllib.parse.parse_qsl(text, keep_blank_values=True, max_num_fields=2000)
+        return {k: v[:MAX_FIELD] for k, v in fields}
 
     def json(self) -> Any:
-        """The body as JSON (raises ValueError when it is not)."""
-        return json.loads(self.body.decode("utf-8"))
+        """The body as JSON (raises BadRequest when it is not, or nests too deep)."""
+        return parse_json(self.body)
 
     def cookies(self) -> dict[str, str]:
         jar: SimpleCookie = SimpleCookie()
@@ -71,106 +117,25 @@ class Request:
         return token.strip() if scheme.lower() == "bearer" else ""
 
 
-@dataclass
-class Response:
-    """What the app answers: status, headers, body bytes."""
-
-    status: int = 200
-    body: bytes = b""
-    headers: list[tuple[str, str]] = field(default_factory=list)
-
-    def header(self, name: str) -> str | None:
-        for key, value in self.headers:
-            if key.lower() == name.lower():
-                return value
-        return None
-
-    @property
-    def text(self) -> str:
-        return self.body.decode("utf-8")
-
-    def json(self) -> Any:
-        return json.loads(self.body)
-
-
 def html_response(text: str, status: int = 200) -> Response:
-    return Response(status, text.encode(), [("Content-Type", "text/html; charset=utf-8")])
+    return Response(text, status, media_type="text/html; charset=utf-8")
 
 
 def json_response(value: Any, status: int = 200) -> Response:
-    body = json.dumps(value, ensure_ascii=False, indent=1).encode()
-    return Response(status, body, [("Content-Type", "application/json; charset=utf-8")])
+    return JSONResponse(value, status)
 
 
 def redirect(location: str, status: int = 303) -> Response:
-    return Response(status, b"", [("Location", location)])
+    return RedirectResponse(location, status)
 
 
 def error_json(status: int, message: str) -> Response:
     return json_response({"error": message, "status": status}, status)
 
 
-class _Handler(BaseHTTPRequestHandler):
-    """Reads a request, hands it to the app, writes the answer. No logic here."""
-
-    server_version = "EuchreDirector/1"
-    app: Callable[[Request], Response]
-    quiet = True
-
-    def _serve(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        if length > MAX_BODY:
-            self._write(error_json(413, "request body too large"))
-            return
-        body = self.rfile.read(length) if length else b""
-        request = Request.build(
-            self.command,
-            self.path,
-            dict(self.headers.items()),
-            body,
-            self.client_address[0],
-        )
-        self._write(self.app(request))
-
-    def _write(self, response: Response) -> None:
-        self.send_response(response.status, HTTPStatus(response.status).phrase)
-        names = {k.lower() for k, _ in response.headers}
-        for key, value in response.headers:
-            self.send_header(key, value)
-        if "cache-control" not in names:
-            self.send_header("Cache-Control", "no-store")
-        self.send_header("Content-Length", str(len(response.body)))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(response.body)
-
-    do_GET = do_POST = do_HEAD = _serve
-
-    def log_message(self, format: str, *args: Any) -> None:  # the stdlib's name
-        if not self.quiet:
-            super().log_message(format, *args)
-
-
-class DirectorServer(ThreadingHTTPServer):
-    """ThreadingHTTPServer with a deep accept queue: 200 kiosks may knock at once."""
-
-    daemon_threads = True
-    allow_reuse_address = True
-    request_queue_size = 1024
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """A kiosk that hangs up mid-answer (Wi-Fi gone) is normal here, not a traceback."""
-        if isinstance(sys.exc_info()[1], ConnectionError | TimeoutError):
-            return
-        super().handle_error(request, client_address)
-
-
-def make_server(
-    app: Callable[[Request], Response], host: str, port: int, quiet: bool = True
-) -> DirectorServer:
-    """Bind (port 0: any free port) and return the server; `serve_forever()` runs it."""
-    handler = type("Handler", (_Handler,), {"app": staticmethod(app), "quiet": quiet})
-    return DirectorServer((host, port), handler)
+def wants_json(path: str) -> bool:
+    """API paths and `/x.json` pages answer errors in JSON; pages answer in HTML."""
+    return path.startswith("/api/") or path.endswith(".json") or path == "/events"
 
 
 def lan_address() -> str:

@@ -1,4 +1,10 @@
-"""Fixtures: a director in process, a client that speaks to it, a live server."""
+"""Fixtures: a director on a real SQLite file behind a real uvicorn server, and clients.
+
+Every test talks HTTP to the server on 127.0.0.1. A client that plays
+another device on the hall's network (a kiosk, a phone) names its address
+in X-Forwarded-For, which only this test server (`trust_forwarded`) believes,
+and only from loopback.
+"""
 
 from __future__ import annotations
 
@@ -13,9 +19,10 @@ if str(ROOT) not in sys.path:  # `pytest` run without `python -m`: make `tests.`
     sys.path.insert(0, str(ROOT))
 
 from kiosk.director.app import App  # noqa: E402
+from kiosk.director.server import serve_in_thread  # noqa: E402
 from kiosk.director.store import Database  # noqa: E402
 from kiosk.director.tournament import Director  # noqa: E402
-from tests.director.helpers import Client, serve_in_thread, setup_form  # noqa: E402
+from tests.director.helpers import Client, setup_form  # noqa: E402
 
 
 @pytest.fixture
@@ -32,12 +39,22 @@ def director(db: Database) -> Director:
 
 @pytest.fixture
 def app(director: Director) -> App:
-    return App(director, public_url="http://10.1.2.3:8555")
+    return App(director, public_url="http://10.1.2.3:8555", trust_forwarded=True)
 
 
 @pytest.fixture
-def client(app: App) -> Client:
-    return Client(app)
+def server(app: App) -> Iterator[str]:
+    """The app on a real uvicorn server on 127.0.0.1 (any free port); its base URL."""
+    public = app.public_url
+    with serve_in_thread(app) as url:
+        app.public_url = public  # the kiosks' address stays the hall's (QR codes, pairing)
+        yield url
+
+
+@pytest.fixture
+def client(app: App, server: str) -> Iterator[Client]:
+    with Client(app, server) as c:
+        yield c
 
 
 @pytest.fixture
@@ -49,7 +66,7 @@ def tournament(client: Client) -> Client:
 
 
 @pytest.fixture
-def live_server(app: App) -> Iterator[str]:
-    """The app behind the real threading HTTP server on 127.0.0.1."""
-    with serve_in_thread(app) as url:
-        yield url
+def live_server(app: App, server: str) -> str:
+    """The same server, with the QR codes naming it (a real kiosk can pair through them)."""
+    app.public_url = server
+    return server

@@ -16,7 +16,7 @@ def test_health_says_whether_a_tournament_is_set_up(client: Client) -> None:
 def test_a_code_pairs_its_table_once(tournament: Client) -> None:
     codes = {t["table_no"]: t["code"] for t in tournament.get("/tables.json").json()["tables"]}
     assert len(codes) == 3 and all(len(c) == 6 for c in codes.values())
-    kiosk = Client(tournament.app, remote="10.1.2.50")
+    kiosk = tournament.device("10.1.2.50")
     first = kiosk.post_json("/api/v1/pair", {"code": codes[2].lower()})
     assert first.status == 200
     assert first.json()["table"] == 2 and first.json()["server"] == "http://10.1.2.3:8555"
@@ -28,7 +28,7 @@ def test_a_code_pairs_its_table_once(tournament: Client) -> None:
 
 
 def test_wrong_codes_are_throttled(tournament: Client) -> None:
-    guesser = Client(tournament.app, remote="10.9.9.9")
+    guesser = tournament.device("10.9.9.9")
     statuses = [guesser.post_json("/api/v1/pair", {"code": "AAAAAA"}).status for _ in range(11)]
     assert statuses[:10] == [403] * 10 and statuses[10] == 429
 
@@ -57,7 +57,7 @@ def test_revoking_a_table_cuts_its_kiosk_off_and_issues_a_new_code(tournament: C
 
 
 def test_revoking_needs_the_director(tournament: Client) -> None:
-    stranger = Client(tournament.app, remote="10.1.2.77")
+    stranger = tournament.device("10.1.2.77")
     assert stranger.post_form("/tables/1/revoke", {}, csrf=False).status == 401
     assert tournament.post_form("/tables/1/revoke", {"csrf": "forged"}).status == 403
 

@@ -9,11 +9,16 @@ import pytest
 
 MODULES = [
     "kiosk.director.auth",
+    "kiosk.director.gamecheck",
+    "kiosk.director.guard",
+    "kiosk.director.posting",
+    "kiosk.director.sessions",
+    "kiosk.director.web",
+    "kiosk.director.views.login",
     "kiosk.director.planning",
     "kiosk.director.schedule",
     "kiosk.director.sheetdata",
     "kiosk.director.store",
-    "kiosk.director.tournament",
     "kiosk.director.views.layout",
     "kiosk.director.views.tables",
     "kiosk.table.pairing",

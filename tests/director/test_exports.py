@@ -52,8 +52,12 @@ def test_xlsx_has_the_sheet_games_standings_and_changes(tournament: Client) -> N
     response = tournament.get("/export/tournament.xlsx")
     assert response.status == 200
     book = load_workbook(io.BytesIO(response.body))
-    assert book.sheetnames == ["Master sheet", "Games", "Standings", "Changes"]
+    assert book.sheetnames == ["Master sheet", "Games", "Standings", "Reneges", "Changes"]
     master = {r[0]: r for r in book["Master sheet"].iter_rows(min_row=2, values_only=True)}
     assert master["Cy & Di"][1:3] == (8, "L")
     changes = [r for r in book["Changes"].iter_rows(min_row=2, values_only=True)]
-    assert changes[-1][1:] == ("Marg", "Round 1, table 1: Ann & Bob 10, Cy & Di 8", "recount")
+    assert changes[-1][1:] == (
+        "Marg",
+        "Round 1, table 1: Ann & Bob 10, Cy & Di 8 (was 11-7)",
+        "recount",
+    )

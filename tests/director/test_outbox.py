@@ -6,17 +6,16 @@ from __future__ import annotations
 import urllib.parse
 from pathlib import Path
 
-from kiosk.director.app import App
-from kiosk.director.web import Request
 from kiosk.table.outbox import Outbox, Transport
 from tests.director.helpers import Client, game_at, pair, result
 
 
 class Network:
-    """A transport into the in-process app that can be cut, or lose the answers."""
+    """A transport to the live server, as a kiosk on the hall's network, that can be cut
+    or lose the answers."""
 
-    def __init__(self, app: App) -> None:
-        self.app = app
+    def __init__(self, client: Client) -> None:
+        self.client = client.device("10.1.2.50")
         self.down = False
         self.lose_answers = 0
         self.calls = 0
@@ -28,7 +27,7 @@ class Network:
         if self.down:
             raise ConnectionRefusedError("[Errno 111] Connection refused")
         path = urllib.parse.urlsplit(url).path
-        response = self.app(Request.build("POST", path, headers, body, "10.1.2.50"))
+        response = self.client.request("POST", path, body, headers)
         if self.lose_answers:
             self.lose_answers -= 1
             raise TimeoutError("timed out")  # the director stored it; the answer got lost
@@ -47,7 +46,7 @@ def outbox_for(tournament: Client, path: Path, net: Transport) -> Outbox:
 
 
 def test_a_result_is_sent_and_acknowledged(tournament: Client, tmp_path: Path) -> None:
-    net = Network(tournament.app)
+    net = Network(tournament)
     box = outbox_for(tournament, tmp_path / "o.sqlite3", net)
     key = box.submit(game())
     assert key == "spring/r1/t1/1700000000"
@@ -60,7 +59,7 @@ def test_a_result_is_sent_and_acknowledged(tournament: Client, tmp_path: Path) -
 
 def test_the_director_being_down_only_delays_the_result(tournament: Client, tmp_path: Path) -> None:
     clock = [1000.0]
-    net = Network(tournament.app)
+    net = Network(tournament)
     box = outbox_for(tournament, tmp_path / "o.sqlite3", net)
     box.clock = lambda: clock[0]
     net.down = True
@@ -81,7 +80,7 @@ def test_the_director_being_down_only_delays_the_result(tournament: Client, tmp_
 
 
 def test_pending_results_survive_the_kiosk_restarting(tournament: Client, tmp_path: Path) -> None:
-    net = Network(tournament.app)
+    net = Network(tournament)
     net.down = True
     path = tmp_path / "o.sqlite3"
     box = outbox_for(tournament, path, net)
@@ -97,7 +96,7 @@ def test_pending_results_survive_the_kiosk_restarting(tournament: Client, tmp_pa
 def test_a_lost_acknowledgement_does_not_count_the_game_twice(
     tournament: Client, tmp_path: Path
 ) -> None:
-    net = Network(tournament.app)
+    net = Network(tournament)
     box = outbox_for(tournament, tmp_path / "o.sqlite3", net)
     net.lose_answers = 2
     key = box.submit(game())
@@ -111,14 +110,14 @@ def test_a_lost_acknowledgement_does_not_count_the_game_twice(
 
 
 def test_submitting_the_same_game_twice_queues_it_once(tournament: Client, tmp_path: Path) -> None:
-    box = outbox_for(tournament, tmp_path / "o.sqlite3", Network(tournament.app))
+    box = outbox_for(tournament, tmp_path / "o.sqlite3", Network(tournament))
     box.submit(game())
     box.submit(game())
     assert len(box.pending()) == 1
 
 
 def test_an_unpaired_or_revoked_kiosk_keeps_its_results(tournament: Client, tmp_path: Path) -> None:
-    net = Network(tournament.app)
+    net = Network(tournament)
     box = Outbox(tmp_path / "o.sqlite3", transport=net)
     box.submit(game())
     assert box.flush(force=True).sent == 0  # not paired: nothing to send to
@@ -131,7 +130,7 @@ def test_an_unpaired_or_revoked_kiosk_keeps_its_results(tournament: Client, tmp_
 
 
 def test_a_refused_result_is_kept_with_the_reason(tournament: Client, tmp_path: Path) -> None:
-    box = outbox_for(tournament, tmp_path / "o.sqlite3", Network(tournament.app))
+    box = outbox_for(tournament, tmp_path / "o.sqlite3", Network(tournament))
     key = box.submit({"game_id": "bad", "round": 0, "teams": ["a", "b"], "points": [1, 2]})
     assert box.flush().rejected == 1
     item = box.item(key)
@@ -143,7 +142,7 @@ def test_a_refused_result_is_kept_with_the_reason(tournament: Client, tmp_path: 
 def test_the_background_sender_delivers_without_being_asked(
     tournament: Client, tmp_path: Path
 ) -> None:
-    net = Network(tournament.app)
+    net = Network(tournament)
     box = outbox_for(tournament, tmp_path / "o.sqlite3", net)
     box.start()
     try:
@@ -155,7 +154,7 @@ def test_the_background_sender_delivers_without_being_asked(
 
 
 def test_calling_the_director_goes_through_the_outbox(tournament: Client, tmp_path: Path) -> None:
-    box = outbox_for(tournament, tmp_path / "o.sqlite3", Network(tournament.app))
+    box = outbox_for(tournament, tmp_path / "o.sqlite3", Network(tournament))
     box.call_director({"table": 1, "round": 1}, 3)
     assert box.flush().acknowledged == 1
     assert [c["hand"] for c in tournament.get("/sheet.json").json()["calls"]] == [3]
@@ -164,7 +163,7 @@ def test_calling_the_director_goes_through_the_outbox(tournament: Client, tmp_pa
 def test_a_dropped_network_costs_one_attempt_per_pass_not_one_per_result(
     tournament: Client, tmp_path: Path
 ) -> None:
-    net = Network(tournament.app)
+    net = Network(tournament)
     box = outbox_for(tournament, tmp_path / "o.sqlite3", net)
     for n in range(3):
         box.submit(game(key=f"g{n}"))

@@ -10,18 +10,19 @@ import numpy as np
 import pytest
 import segno
 
-from kiosk.director.app import App
 from kiosk.director.auth import CODE_ALPHABET
 from kiosk.director.views.tables import pairing_url
-from kiosk.director.web import Request
 from kiosk.table.pairing import Invite, PairingError, pair_from_qr_image, pair_with_code, redeem
 from tests.director.helpers import Client
 
 
-def transport_into(app: App):  # type: ignore[no-untyped-def]
+def transport_into(client: Client):  # type: ignore[no-untyped-def]
+    """The kiosk's transport, sent to the live server as a kiosk at 10.1.2.60 would."""
+    kiosk = client.device("10.1.2.60")
+
     def send(url: str, body: bytes, headers: dict[str, str], timeout: float) -> tuple[int, bytes]:
         path = urllib.parse.urlsplit(url).path
-        response = app(Request.build("POST", path, headers, body, "10.1.2.60"))
+        response = kiosk.request("POST", path, body, headers)
         return response.status, response.body
 
     return send
@@ -46,7 +47,7 @@ def test_the_tables_page_qr_code_pairs_a_kiosk_through_the_camera(tournament: Cl
     url = pairing_url(tournament.app.public_url, row["table_no"], row["code"])
     invite = pair_from_qr_image(qr_photo(url))
     assert invite == Invite("http://10.1.2.3:8555", row["code"], 2)
-    pairing = redeem(invite, transport_into(tournament.app))
+    pairing = redeem(invite, transport_into(tournament))
     assert pairing.table == 2 and pairing.server == "http://10.1.2.3:8555"
     assert tournament.app.director.authenticate(pairing.token) == 2
 
@@ -88,10 +89,10 @@ def test_a_foreign_qr_code_is_not_an_invite() -> None:
 def test_typing_the_code_pairs_too(tournament: Client) -> None:
     code = tournament.get("/tables.json").json()["tables"][2]["code"]
     typed = f"{code[:3].lower()}-{code[3:]}"
-    pairing = pair_with_code("10.1.2.3:8555", typed, transport_into(tournament.app))
+    pairing = pair_with_code("10.1.2.3:8555", typed, transport_into(tournament))
     assert pairing.table == 3 and pairing.server == "http://10.1.2.3:8555"
     with pytest.raises(PairingError, match="already used"):
-        pair_with_code("10.1.2.3:8555", code, transport_into(tournament.app))
+        pair_with_code("10.1.2.3:8555", code, transport_into(tournament))
 
 
 def test_an_unreachable_director_is_said_plainly() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kiosk.director.tournament import DirectorError, KeyReusedError, ResultError
-from kiosk.director.web import Request, Response, error_json, json_response
+from kiosk.director.web import BadRequest, Request, Response, error_json, json_response
 
 if TYPE_CHECKING:
     from kiosk.director.app import App
@@ -31,9 +31,9 @@ def pair(app: App, request: Request) -> Response:
     """{"code": "K7P2QX"} -> {"table": 3, "token": "..."}: the code works once."""
     try:
         body = request.json()
-        code = str(body.get("code", "")) if isinstance(body, dict) else ""
-    except ValueError:
-        return error_json(400, 'send JSON: {"code": "..."}')
+    except BadRequest as problem:
+        return error_json(400, f'{problem}; send {{"code": "..."}}')
+    code = str(body.get("code", ""))[:40] if isinstance(body, dict) else ""
     try:
         table, token = app.director.pair(code, request.remote)
     except DirectorError as problem:
@@ -62,8 +62,8 @@ def post_result(app: App, request: Request, kiosk_table: int) -> Response:
     """One finished game. Idempotent: the same key and body always get the same answer."""
     try:
         body = request.json()
-    except ValueError:
-        return error_json(400, "the body must be JSON")
+    except BadRequest as problem:
+        return error_json(400, str(problem))
     key = request.headers.get("idempotency-key") or (
         str(body.get("idempotency_key", "")) if isinstance(body, dict) else ""
     )
@@ -82,9 +82,11 @@ def cut(app: App, request: Request, kiosk_table: int) -> Response:
     """Unmatched players cut for partners: {"a": [p, p], "b": [p, p]}; A is the first dealer's."""
     try:
         body = request.json()
-        a, b = list(body["a"]), list(body["b"])
-    except (ValueError, KeyError, TypeError):
-        return error_json(400, 'send JSON: {"a": ["Ann", "Bob"], "b": ["Cy", "Di"]}')
+        a, b = [str(p)[:80] for p in body["a"]], [str(p)[:80] for p in body["b"]]
+    except BadRequest as problem:
+        return error_json(400, str(problem))
+    except (KeyError, TypeError):
+        return error_json(422, 'send the two teams: {"a": ["Ann", "Bob"], "b": ["Cy", "Di"]}')
     try:
         app.director.record_cut(kiosk_table, a, b, f"table {kiosk_table} kiosk")
     except DirectorError as problem:
@@ -96,11 +98,13 @@ def call(app: App, request: Request, kiosk_table: int) -> Response:
     """The players want the director at this table."""
     try:
         body = request.json()
-    except ValueError:
-        return error_json(400, "the body must be JSON")
+    except BadRequest as problem:
+        return error_json(400, str(problem))
     key = request.headers.get("idempotency-key") or (
         str(body.get("idempotency_key", "")) if isinstance(body, dict) else ""
     )
+    if len(key) > 200:
+        return error_json(422, "an idempotency key (1 to 200 characters) is required")
     try:
         call_id = app.director.call(kiosk_table, key, body)
     except ResultError as problem:

@@ -106,6 +106,28 @@ def standings_rows(standings: dict[str, Any]) -> list[Row]:
     return rows
 
 
+def renege_rows(data: dict[str, Any]) -> list[Row]:
+    """Every renege report on the sheet, as the director rules on them."""
+    rows: list[Row] = [
+        ["Game", "Table", "Seat", "Team", "Hand", "Trick", "Proven at", "Penalty", "Frames"]
+    ]
+    for r in data["reneges"]:
+        rows.append(
+            [
+                r["round"],
+                r["table"],
+                r.get("seat", ""),
+                r.get("team", ""),
+                r.get("hand", ""),
+                r.get("trick", ""),
+                r.get("proven_at", ""),
+                r.get("penalty", ""),
+                len(r.get("frames", [])),
+            ]
+        )
+    return rows
+
+
 def _slug(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-").lower() or "tournament"
 
@@ -118,10 +140,14 @@ def _safe(value: Any) -> Any:
 
 
 def csv_export(app: App, request: Request, name: str) -> Response:
+    """One of the tables as CSV: sheet, games, standings or reneges."""
     data = app.director.sheet()
     if data["tournament"] is None:
         return redirect("/setup")
+    if name not in ("sheet", "games", "standings", "reneges"):
+        return Response(b"", 404)
     rows = {
+        "reneges": lambda: renege_rows(data),
         "sheet": lambda: sheet_rows(data),
         "games": lambda: games_rows(data),
         "standings": lambda: standings_rows(data["standings"]),
@@ -132,17 +158,15 @@ def csv_export(app: App, request: Request, name: str) -> Response:
         writer.writerow([_safe(v) for v in row])
     filename = f"{_slug(data['tournament']['name'])}-{name}.csv"
     return Response(
-        200,
         out.getvalue().encode("utf-8-sig"),  # the BOM makes Excel read accents right
-        [
-            ("Content-Type", "text/csv; charset=utf-8"),
-            ("Content-Disposition", f'attachment; filename="{filename}"'),
-        ],
+        200,
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+        media_type="text/csv; charset=utf-8",
     )
 
 
 def xlsx_bytes(data: dict[str, Any], audit: list[dict[str, Any]]) -> bytes:
-    """One workbook: Master sheet, Games, Standings, Changes."""
+    """One workbook: Master sheet, Games, Standings, Reneges, Changes."""
     from openpyxl import Workbook
     from openpyxl.styles import Font
 
@@ -151,6 +175,7 @@ def xlsx_bytes(data: dict[str, Any], audit: list[dict[str, Any]]) -> bytes:
         ("Master sheet", sheet_rows(data)),
         ("Games", games_rows(data)),
         ("Standings", standings_rows(data["standings"])),
+        ("Reneges", renege_rows(data)),
         (
             "Changes",
             [["When (UTC)", "Who", "What", "Why"]]
@@ -180,10 +205,8 @@ def xlsx_export(app: App, request: Request) -> Response:
         return redirect("/setup")
     filename = f"{_slug(data['tournament']['name'])}.xlsx"
     return Response(
-        200,
         xlsx_bytes(data, app.director.audit()),
-        [
-            ("Content-Type", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
-            ("Content-Disposition", f'attachment; filename="{filename}"'),
-        ],
+        200,
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+        media_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     )

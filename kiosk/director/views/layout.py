@@ -1,28 +1,73 @@
-"""The page shell every director page shares: large type, plain words, print CSS.
+"""Rendering a page: the Jinja templates (autoescaped) and what every page is told.
 
-The director is often a volunteer reading a laptop across a busy hall: the
-base type is large, contrast is high, buttons are big, and printing drops the
-navigation and colours so the sheet looks like the paper Master Score Card.
+Every value a template shows is escaped unless the template says `|safe`
+(only the QR code's SVG, which segno draws), so a new field is safe by
+default. The page shell (templates/base.html) and the stylesheet
+(static/director.css) give large type and high contrast for a volunteer
+reading a laptop across a busy hall, and print like the paper Master Score
+Card. Players on phones see only the pages that show the tournament.
 """
 
 from __future__ import annotations
 
-import html
-from datetime import datetime
-from typing import Any
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from jinja2 import Environment, PackageLoader, Undefined
+
+from kiosk.director import auth
+from kiosk.director.web import Request, Response, html_response
+
+if TYPE_CHECKING:
+    from kiosk.director.app import App
+
+#: the director's pages (this computer, or a signed-in device)
+DIRECTOR_NAV = (
+    ("sheet", "/sheet", "Master sheet"),
+    ("seating", "/seating", "Seating"),
+    ("tables", "/tables", "Tables & kiosks"),
+    ("setup", "/setup", "Set-up"),
+    ("audit", "/audit", "Changes"),
+    ("devices", "/devices", "Devices"),
+    ("print", "/print", "Print"),
+)
+#: what players see on their phones: no director links
+PLAYER_NAV = (
+    ("standings", "/standings", "Standings"),
+    ("sheet", "/sheet", "Master sheet"),
+    ("seating", "/seating", "Seating"),
+)
+
+STATUS_WORDS = {
+    "waiting": "waiting",
+    "counted": "from kiosk",
+    "corrected": "corrected",
+    "conflict": "needs decision",
+    "void": "void",
+    "bye": "bye",
+}
+
+#: the rule books in words (CONTRACTS.md names them by id)
+PROFILE_TITLES = {
+    "alberta55": "Alberta 55 Plus",
+    "general": "General rules",
+    "ssc": "SSC league",
+    "tournament": "Tournament rules",
+}
 
 
-def e(value: Any) -> str:
-    """Escape anything for HTML text or a quoted attribute.
+def profile_title(profile: str) -> str:
+    """A rule book's name in words.
 
-    >>> e('<Ann & "Bob">')
-    '&lt;Ann &amp; &quot;Bob&quot;&gt;'
+    >>> profile_title("alberta55"), profile_title("house")
+    ('Alberta 55 Plus rules', 'house rules')
     """
-    return html.escape("" if value is None else str(value), quote=True)
+    title = PROFILE_TITLES.get(profile, profile)
+    return title if title.endswith("rules") else f"{title} rules"
 
 
 def when(iso: str | None) -> str:
-    """A stored UTC time as this computer's clock shows it: "14:05", or "3 Nov 14:05".
+    """A stored UTC time as this computer's clock shows it: "14:05:09", or "3 Nov 14:05".
 
     The database keeps UTC (ISO 8601); the director reads the hall's clock.
     """
@@ -37,108 +82,57 @@ def when(iso: str | None) -> str:
     return f"{moment.day} {moment.strftime('%b %H:%M')}"
 
 
-CSS = """
-:root { --ink: #111; --muted: #444; --line: #777; --paper: #fff; --accent: #0b4f9c;
-        --ok: #e3f4e3; --warn: #fff1c2; --bad: #fde0dc; }
-* { box-sizing: border-box; }
-html { font-size: 20px; }
-body { margin: 0; font-family: "Atkinson Hyperlegible", Verdana, "DejaVu Sans", sans-serif;
-       color: var(--ink); background: var(--paper); line-height: 1.45; }
-header.top { background: #0b2e59; color: #fff; padding: .5rem 1rem; display: flex;
-             flex-wrap: wrap; align-items: center; gap: .4rem 1.2rem; }
-header.top .title { font-size: 1.3rem; font-weight: bold; margin-right: auto; }
-header.top a { color: #fff; font-size: 1.05rem; padding: .35rem .7rem; border-radius: .4rem;
-               text-decoration: none; border: 2px solid transparent; }
-header.top a:hover, header.top a:focus { border-color: #fff; }
-header.top a.here { background: #fff; color: #0b2e59; font-weight: bold; }
-main { padding: 1rem 1.2rem 3rem; max-width: 78rem; }
-h1 { font-size: 1.7rem; margin: .3rem 0 .8rem; }
-h2 { font-size: 1.35rem; margin: 1.6rem 0 .6rem; }
-p.lead { font-size: 1.1rem; color: var(--muted); margin-top: 0; }
-table { border-collapse: collapse; margin: .4rem 0 1rem; }
-th, td { border: 2px solid var(--line); padding: .35rem .6rem; text-align: left;
-         vertical-align: top; }
-th { background: #e8eef6; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
-th.game { text-align: center; }
-td.cell { text-align: center; min-width: 4.2rem; font-variant-numeric: tabular-nums; }
-td.cell .pts { font-size: 1.25rem; font-weight: bold; display: block; }
-td.cell .vs { font-size: .7rem; color: var(--muted); display: block; }
-td.W { background: var(--ok); } td.T { background: #eef; }
-td.conflict, tr.conflict td { background: var(--warn); }
-.badge { display: inline-block; padding: .05rem .45rem; border-radius: .35rem; font-size: .8rem;
-         border: 1px solid var(--line); background: #f4f4f4; white-space: nowrap; }
-.badge.kiosk { background: var(--ok); } .badge.director { background: #e4e0ff; }
-.badge.conflict { background: var(--warn); font-weight: bold; }
-.badge.void { background: var(--bad); }
-.notice { border: 3px solid #b58900; background: var(--warn); padding: .6rem .9rem;
-          border-radius: .5rem; margin: .8rem 0; }
-.notice.bad { border-color: #b3261e; background: var(--bad); }
-.notice.ok { border-color: #2e7d32; background: var(--ok); }
-form.stack label { display: block; font-weight: bold; margin: .9rem 0 .25rem; }
-form.stack .hint { font-weight: normal; color: var(--muted); font-size: .9rem; }
-input, select, textarea, button { font: inherit; font-size: 1rem; }
-input[type=text], input[type=number], input[type=password], select, textarea {
-  padding: .4rem .55rem; border: 2px solid var(--line); border-radius: .4rem; max-width: 100%; }
-textarea { width: 34rem; height: 12rem; }
-input[type=checkbox], input[type=radio] { transform: scale(1.5); margin: 0 .6rem 0 .2rem; }
-.choice { display: block; margin: .35rem 0; font-weight: normal !important; }
-button, a.button { display: inline-block; background: var(--accent); color: #fff;
-  border: 0; border-radius: .5rem; padding: .55rem 1.2rem; font-weight: bold;
-  cursor: pointer; text-decoration: none; margin: .2rem .4rem .2rem 0; }
-button.quiet, a.button.quiet { background: #fff; color: var(--accent);
-  border: 2px solid var(--accent); }
-button.danger { background: #b3261e; }
-.cards { display: flex; flex-wrap: wrap; gap: 1rem; }
-.card { border: 2px solid var(--line); border-radius: .6rem; padding: .7rem 1rem;
-        width: 17rem; break-inside: avoid; }
-.card h3 { margin: 0 0 .3rem; font-size: 1.4rem; }
-.code { font-family: "DejaVu Sans Mono", monospace; font-size: 1.8rem; letter-spacing: .2rem;
-        font-weight: bold; }
-.qr svg { width: 100%; height: auto; aspect-ratio: 1 / 1; display: block; }
-.muted { color: var(--muted); }
-.live { font-size: .9rem; color: var(--muted); }
-img.frame { max-width: 22rem; border: 2px solid var(--line); margin: .3rem .3rem 0 0; }
-@media print {
-  html { font-size: 12pt; }
-  header.top, .noprint, form, button, a.button { display: none !important; }
-  main { padding: 0; max-width: none; }
-  th { background: none; }
-  td.W, td.T, td.conflict, tr.conflict td { background: none; }
-  a { color: inherit; text-decoration: none; }
-  .card { page-break-inside: avoid; }
-}
-"""
+def clock(seconds: float | None) -> str:
+    """A Unix time (sessions keep these) the way `when` shows a stored time."""
+    if seconds is None:
+        return ""
+    return when(datetime.fromtimestamp(seconds, UTC).isoformat())
 
-NAV = (
-    ("sheet", "/sheet", "Master sheet"),
-    ("seating", "/seating", "Seating"),
-    ("tables", "/tables", "Tables & kiosks"),
-    ("setup", "/setup", "Set-up"),
-    ("audit", "/audit", "Changes"),
-    ("print", "/print", "Print"),
+
+ENV = Environment(
+    loader=PackageLoader("kiosk.director", "templates"),
+    autoescape=True,
+    undefined=Undefined,
+    trim_blocks=False,
 )
+ENV.filters["when"] = when
+ENV.filters["clock"] = clock
 
 
-def page(title: str, body: str, here: str = "", tournament: str = "", script: str = "") -> str:
-    """A whole HTML page around `body` (already escaped HTML)."""
-    links = "".join(
-        f'<a href="{href}"{" class=here" if key == here else ""}>{label}</a>'
-        for key, href, label in NAV
-    )
-    heading = e(tournament) if tournament else "Euchre director"
-    return f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{e(title)} · {heading}</title>
-<style>{CSS}</style></head>
-<body><header class="top"><span class="title">{heading}</span><nav>{links}</nav></header>
-<main>{body}</main>{f"<script>{script}</script>" if script else ""}</body></html>"""
+def fragment(name: str, **context: Any) -> str:
+    """A template with exactly `context` (the live parts, fetched by live.js)."""
+    return ENV.get_template(name).render(**context)
 
 
-def notice(text: str, kind: str = "") -> str:
-    return f'<div class="notice {kind}" role="status">{text}</div>'
+def render(
+    app: App,
+    request: Request,
+    name: str,
+    title: str,
+    here: str = "",
+    status: int = 200,
+    **context: Any,
+) -> Response:
+    """A whole page: the template `name` inside base.html, with what every page needs."""
+    director = app.is_director(request)
+    settings = app.director.settings()
+    base = {
+        "title": title,
+        "here": here,
+        "tournament": settings.name if settings else "",
+        "nav": DIRECTOR_NAV if director else PLAYER_NAV,
+        "is_director": director,
+        "signed_in": director and not auth.is_loopback(request.remote),
+        "csrf": app.csrf(request) if director else "",
+        "status_words": STATUS_WORDS,
+        "poll_ms": int(app.poll_seconds * 1000),
+        "laptop_info": laptop_info(app, request),
+    }
+    return html_response(ENV.get_template(name).render(**(base | context)), status)
 
 
-def hidden(name: str, value: Any) -> str:
-    return f'<input type="hidden" name="{e(name)}" value="{e(value)}">'
+def laptop_info(app: App, request: Request) -> dict[str, str] | None:
+    """The PIN and the kiosks' address, shown only on this computer's own screen."""
+    if not auth.is_loopback(request.remote):
+        return None
+    return {"url": app.public_url, "pin": app.director.pin}

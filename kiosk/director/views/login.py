@@ -1,52 +1,84 @@
-"""Signing in from another device with the PIN printed when the director started.
+"""Signing in from another device with the PIN, and signing out.
 
-On the director's own computer nobody signs in: loopback is trusted.
+On the director's own computer nobody signs in: loopback is trusted. Another
+device that gives the PIN gets its own session (see `sessions`); a device
+that keeps guessing waits, without locking anyone else out.
 """
 
 from __future__ import annotations
 
 import hmac
+import re
+import urllib.parse
 from typing import TYPE_CHECKING
 
-from kiosk.director import auth
-from kiosk.director.views.layout import e, hidden, notice, page
-from kiosk.director.web import Request, Response, html_response, redirect
+from kiosk.director.sessions import DEVICE_COOKIE_DAYS, SESSION_SECONDS
+from kiosk.director.views.layout import render
+from kiosk.director.web import Request, Response, redirect
 
 if TYPE_CHECKING:
     from kiosk.director.app import App
 
+#: the pages a sign-in may lead back to: this server's own, nothing else
+PAGES = re.compile(
+    r"/(?:|setup|tables|seating|sheet|standings|print|audit|devices|game/\d{1,4}/\d{1,4})\Z"
+)
 
-def _safe_next(target: str) -> str:
-    """Only a path on this server (no open redirect)."""
-    return target if target.startswith("/") and not target.startswith("//") else "/"
+
+def safe_next(target: str) -> str:
+    """Where to go after signing in: one of this server's pages, else the sheet.
+
+    >>> safe_next("/tables"), safe_next("/game/2/3")
+    ('/tables', '/game/2/3')
+    >>> safe_next("/\\\\evil.example/phish"), safe_next("//evil.example"), safe_next("https://x")
+    ('/sheet', '/sheet', '/sheet')
+    """
+    parts = urllib.parse.urlsplit(target)
+    if parts.scheme or parts.netloc or not PAGES.match(target):
+        return "/sheet"
+    return target
 
 
-def render(target: str, problem: str = "") -> str:
-    body = f"""<h1>Director sign-in</h1>
-<p class="lead">Type the PIN shown in the window where the director server was started.</p>
-{notice(e(problem), "bad") if problem else ""}
-<form class="stack" method="post" action="/login">{hidden("next", target)}
-<label for="pin">PIN</label>
-<input type="password" id="pin" name="pin" inputmode="numeric" autocomplete="off" required>
-<p><button type="submit">Sign in</button></p></form>"""
-    return page("Sign in", body)
+def _page(app: App, request: Request, target: str, problem: str = "", status: int = 200
+          ) -> Response:
+    return render(app, request, "login.html", "Sign in", status=status, target=target,
+                  problem=problem, hours=SESSION_SECONDS // 3600)
 
 
 def show(app: App, request: Request) -> Response:
-    return html_response(render(_safe_next(request.query.get("next", "/"))))
+    return _page(app, request, safe_next(request.query.get("next", "/sheet")))
 
 
 def submit(app: App, request: Request) -> Response:
     form = request.form()
-    target = _safe_next(form.get("next", "/"))
-    if app.director.throttle.blocked(request.remote):
-        return html_response(render(target, "Too many tries. Wait a minute."), 429)
-    if not hmac.compare_digest(form.get("pin", "").strip(), app.director.pin):
-        app.director.throttle.failed(request.remote)
-        return html_response(render(target, "That PIN is not right."), 403)
+    target = safe_next(form.get("next", "/sheet"))
+    sessions = app.sessions
+    device = request.cookies().get("director_device", "")
+    key = sessions.device_key(device, request.remote)
+    wait = sessions.wait_seconds(key)
+    if wait > 0:
+        return _page(app, request, target,
+                     f"Too many wrong PINs from this device. Try again in {int(wait) + 1} "
+                     "seconds, or sign in on the director's laptop.", 429)
+    if not hmac.compare_digest(form.get("pin", "").strip().encode(), app.director.pin.encode()):
+        sessions.failed(key)
+        return _page(app, request, target, "That PIN is not right.", 403)
+    sessions.forgive(key)
+    token, _session = sessions.start(request.headers.get("user-agent", ""), request.remote)
     response = redirect(target)
-    cookie = auth.session_value(app.director.secret)
-    response.headers.append(
-        ("Set-Cookie", f"director_session={cookie}; Path=/; HttpOnly; SameSite=Strict")
-    )
+    response.set_cookie("director_session", token, max_age=SESSION_SECONDS, httponly=True,
+                        samesite="strict")
+    if key.startswith("address:"):
+        response.set_cookie("director_device", sessions.device_cookie(),
+                            max_age=DEVICE_COOKIE_DAYS * 86400, httponly=True, samesite="strict")
+    return response
+
+
+def sign_out(app: App, request: Request) -> Response:
+    """This device stops being the director (the laptop can also do it from Devices)."""
+    session = app.session(request)
+    if session is not None:
+        app.sessions.end(session.id, "signed out")
+    response = redirect("/standings")
+    response.delete_cookie("director_session", httponly=True, samesite="strict")
     return response

@@ -2,34 +2,25 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from kiosk.director.planning import (
-    Settings,
-    SetupError,
-    profile_defaults,
-    profile_ids,
-)
-from kiosk.director.views.layout import e, hidden, notice, page
-from kiosk.director.web import Request, Response, html_response, redirect
+from kiosk.director.planning import Settings, SetupError, profile_defaults, profile_ids
+from kiosk.director.views.layout import PROFILE_TITLES, render
+from kiosk.director.web import Request, Response, redirect
 
 if TYPE_CHECKING:
     from kiosk.director.app import App
 
+#: each rule book in a line a director recognises
 PROFILE_WORDS = {
-    "alberta55": (
-        "Alberta 55 plus: dealer needs a natural trump; revoke costs 2 points (4 on a lone hand)"
-    ),
-    "general": "General rules: renege gives 2 points to the opponents (4 against a lone hand)",
-    "ssc": "SSC: 25-minute games; win 2, tie 1, loss 0",
-    "tournament": "Tournament rules: stick the dealer, Canadian loner; progressive event",
+    "alberta55": "dealer needs a natural trump; revoke costs 2 points (4 on a lone hand); "
+    "winners written down with the target",
+    "general": "renege gives 2 points to the opponents (4 against a lone hand)",
+    "ssc": "25-minute games; win 2, tie 1, loss 0",
+    "tournament": "stick the dealer, Canadian loner; progressive event",
 }
-
-ROUND_ROBIN = "<b>Round robin</b> — A teams move up one table after each game"
-PROGRESSIVE = "<b>Progressive event</b> — players change partners; winners move up (8 hands a game)"
-TEAMS = "<b>Teams of two</b> — one team per line, e.g. <i>Ann Smith &amp; Bob Jones</i>"
-PLAYERS = "<b>Players</b> — one player per line; four at each table cut for partners"
 
 
 def _form_values(settings: Settings | None, entrants: str) -> dict[str, str]:
@@ -48,81 +39,22 @@ def _form_values(settings: Settings | None, entrants: str) -> dict[str, str]:
     }
 
 
-def _radio(name: str, value: str, label: str, current: str) -> str:
-    checked = " checked" if value == current else ""
-    return (
-        f'<label class="choice"><input type="radio" name="{name}" value="{e(value)}"{checked}>'
-        f"{label}</label>"
-    )
+def _profiles() -> list[dict[str, Any]]:
+    out = []
+    for pid in profile_ids():
+        points, minutes, _hands = profile_defaults(pid)
+        out.append({"id": pid, "title": PROFILE_TITLES.get(pid, pid),
+                    "words": PROFILE_WORDS.get(pid, ""), "points": points, "minutes": minutes})
+    return out
 
 
-def render(app: App, values: Mapping[str, str], problem: str = "") -> str:
-    """The form, filled with `values`, with `problem` shown above it."""
-    v = dict(values)
+def _page(app: App, request: Request, values: Mapping[str, str], problem: str = "",
+          status: int = 200) -> Response:
     started = app.director.sheet().get("reported", 0) if app.director.settings() else 0
-    profiles = "".join(
-        _radio(
-            "profile",
-            pid,
-            f"<b>{e(pid)}</b> — {e(PROFILE_WORDS.get(pid, ''))} "
-            f'<span class="muted">({profile_defaults(pid)[0]} points'
-            + (
-                f", {profile_defaults(pid)[1]} minutes)</span>"
-                if profile_defaults(pid)[1]
-                else ", no time limit)</span>"
-            ),
-            v.get("profile", ""),
-        )
-        for pid in profile_ids()
+    return render(
+        app, request, "setup.html", "Set-up", "setup", status=status,
+        v=dict(values), problem=problem, started=started, profiles=_profiles(),
     )
-    body = f"""
-<h1>Set up the tournament</h1>
-<p class="lead">Fill in what you know; the sheet works out tables and rounds.
-You can change this until the first result comes in.</p>
-{notice(e(problem), "bad") if problem else ""}
-{notice("Results have come in: the set-up can no longer change.", "") if started else ""}
-<form class="stack" method="post" action="/setup">
-{hidden("csrf", app.csrf())}
-<fieldset style="border:0;padding:0;margin:0"{" disabled" if started else ""}>
-<label for="name">Tournament name</label>
-<input type="text" id="name" name="name" size="40" value="{e(v.get("name", ""))}" required>
-
-<label>Rules</label>
-{profiles}
-
-<label>Format</label>
-{_radio("format", "round_robin", ROUND_ROBIN, v.get("format", ""))}
-{_radio("format", "progressive", PROGRESSIVE, v.get("format", ""))}
-<label class="choice"><input type="checkbox" name="b_moves_down" value="on"
- {"checked" if v.get("b_moves_down") else ""}>B teams move down one table (round robin)</label>
-
-<label>Who is entered?</label>
-{_radio("entry", "teams", TEAMS, v.get("entry", ""))}
-{_radio("entry", "players", PLAYERS, v.get("entry", ""))}
-
-<label for="entrants">Teams or players <span class="hint">(one per line)</span></label>
-<textarea id="entrants" name="entrants" required>{e(v.get("entrants", ""))}</textarea>
-
-<label for="points_to_win">Points to win a game
- <span class="hint">(empty: the rules' number)</span></label>
-<input type="number" id="points_to_win" name="points_to_win" min="1" max="50"
- value="{e(v.get("points_to_win", ""))}">
-
-<label for="game_minutes">Time limit per game, minutes
- <span class="hint">(empty: the rules' limit; 0: none)</span></label>
-<input type="number" id="game_minutes" name="game_minutes" min="0" max="240"
- value="{e(v.get("game_minutes", ""))}">
-
-<label for="tables">Tables <span class="hint">(empty: counted from the list)</span></label>
-<input type="number" id="tables" name="tables" min="1" max="500" value="{e(v.get("tables", ""))}">
-
-<label for="rounds">Games per team <span class="hint">(empty: a full round robin)</span></label>
-<input type="number" id="rounds" name="rounds" min="1" max="50" value="{e(v.get("rounds", ""))}">
-
-<p><button type="submit">Save and make the schedule</button></p>
-</fieldset></form>"""
-    settings = app.director.settings()
-    return page("Set-up", body, "setup", settings.name if settings else "")
 
 
 def _entrants_text(app: App) -> str:
@@ -130,10 +62,7 @@ def _entrants_text(app: App) -> str:
     if settings is None:
         return ""
 
-    def job(conn: object) -> str:
-        import sqlite3
-
-        assert isinstance(conn, sqlite3.Connection)
+    def job(conn: sqlite3.Connection) -> str:
         if settings.entry == "players":
             rows = conn.execute("SELECT name FROM player ORDER BY id").fetchall()
         else:
@@ -144,8 +73,7 @@ def _entrants_text(app: App) -> str:
 
 
 def show(app: App, request: Request) -> Response:
-    values = _form_values(app.director.settings(), _entrants_text(app))
-    return html_response(render(app, values))
+    return _page(app, request, _form_values(app.director.settings(), _entrants_text(app)))
 
 
 def submit(app: App, request: Request) -> Response:
@@ -153,5 +81,5 @@ def submit(app: App, request: Request) -> Response:
     try:
         app.director.setup(form, who=app.who(request))
     except SetupError as problem:
-        return html_response(render(app, form, str(problem)), 400)
+        return _page(app, request, form, str(problem), 400)
     return redirect("/seating?done=setup")

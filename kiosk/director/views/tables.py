@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import segno
 
-from kiosk.director.views.layout import e, hidden, notice, page, when
+from kiosk.director.tournament import DirectorError
+from kiosk.director.views.layout import fragment, render
 from kiosk.director.web import Request, Response, html_response, json_response, redirect
 
 if TYPE_CHECKING:
@@ -35,38 +36,21 @@ def qr_svg(text: str) -> str:
     return str(segno.make(text, error="m").svg_inline(scale=6, border=4, dark="#000", light="#fff"))
 
 
-def _card(app: App, row: dict[str, Any]) -> str:
-    table = row["table_no"]
-    if row["paired"]:
-        state = notice(
-            f"Paired{' at ' + when(row['paired_at']) if row['paired_at'] else ''}"
-            f"{' from ' + e(row['paired_from']) if row['paired_from'] else ''}."
-            + (f"<br>Last result: {when(row['last_seen'])}" if row["last_seen"] else ""),
-            "ok",
-        )
-        pairing = ""
-        button = "Cut this kiosk off"
-        confirm = f"Cut off the kiosk at table {table}? It will need to pair again."
-    else:
-        code = row["code"] or ""
-        url = pairing_url(app.public_url, table, code)
-        state = '<p class="muted">Not paired yet.</p>'
-        pairing = (
-            f'<div class="qr" data-table="{table}">{qr_svg(url)}</div>'
-            f'<p>Or type this code on the kiosk:<br><span class="code">{e(code)}</span></p>'
-        )
-        button = "Make a new code"
-        confirm = f"Make a new code for table {table}? The old one stops working."
-    return f"""<div class="card" id="table-{table}"><h3>Table {table}</h3>{state}{pairing}
-<form method="post" action="/tables/{table}/revoke" class="noprint"
- onsubmit="return confirm('{e(confirm)}')">{hidden("csrf", app.csrf())}
-<button type="submit" class="{"danger" if row["paired"] else "quiet"}">{button}</button></form>
-</div>"""
+def _rows(app: App) -> list[dict[str, Any]]:
+    rows = app.director.tables()
+    for row in rows:
+        if not row["paired"] and row["code"]:
+            row["qr"] = qr_svg(pairing_url(app.public_url, row["table_no"], row["code"]))
+    return rows
 
 
 def show(app: App, request: Request, fmt: str | None = None) -> Response:
-    rows = app.director.tables()
+    version = app.director.version()
+    etag = f'"{version}"'
+    if request.query.get("part") == "live" and request.headers.get("if-none-match") == etag:
+        return Response(b"", 304, headers={"ETag": etag})
     if fmt:
+        rows = app.director.tables()
         return json_response(
             {
                 "server": app.public_url,
@@ -78,33 +62,36 @@ def show(app: App, request: Request, fmt: str | None = None) -> Response:
                 ],
             }
         )
-    settings = app.director.settings()
-    if settings is None:
+    if app.director.settings() is None:
         return redirect("/setup")
-    paired = sum(1 for r in rows if r["paired"])
-    body = f"""<h1>Tables &amp; kiosks</h1>
-<p class="lead">Hold each table's kiosk up to its QR code, or type the short code on the
-kiosk. {paired} of {len(rows)} tables are paired. Kiosks reach this computer at
-<b>{e(app.public_url)}</b>.</p>
-{notice(e(request.query["done"]), "ok") if request.query.get("done") else ""}
-<div class="cards">{"".join(_card(app, r) for r in rows)}</div>"""
-    script = "setTimeout(function(){ location.reload(); }, 10000);" if paired < len(rows) else ""
-    return html_response(page("Tables", body, "tables", settings.name, script))
+    rows = _rows(app)
+    live: dict[str, Any] = {
+        "rows": rows, "paired": sum(1 for r in rows if r["paired"]), "csrf": app.csrf(request)
+    }
+    if request.query.get("part") == "live":
+        response = html_response(fragment("tables_live.html", **live))
+        response.headers["ETag"] = etag
+        return response
+    return render(
+        app, request, "tables.html", "Tables", "tables",
+        public_url=app.public_url, done=request.query.get("done", "")[:200],
+        version=version, **live,
+    )
 
 
-def revoke(app: App, request: Request, table: str) -> Response:
-    who = app.who(request)
-    app.director.revoke(int(table), who, request.form().get("why", ""))
+def revoke(app: App, request: Request, table: int) -> Response:
+    try:
+        app.director.revoke(int(table), app.who(request), request.form().get("why", "")[:500])
+    except DirectorError as problem:
+        done = urllib.parse.urlencode({"done": str(problem)})
+        return redirect(f"/tables?{done}")
     done = urllib.parse.urlencode({"done": f"Table {table} has a new code."})
     return redirect(f"/tables?{done}#table-{table}")
 
 
 def pair_page(app: App, request: Request) -> Response:
     """What a phone shows if someone scans a table's QR code with it."""
-    table = e(request.query.get("table", "?"))
-    body = f"""<h1>Table {table} pairing code</h1>
-<p class="lead">This code is for the table's kiosk, not for a phone. On the kiosk,
-choose <b>Pair with the director</b> and show it this QR code, or type
-<span class="code">{e(request.query.get("code", ""))}</span>.</p>
-<p><a class="button" href="/sheet">See the master sheet</a></p>"""
-    return html_response(page("Pairing", body))
+    return render(
+        app, request, "pair.html", "Pairing",
+        table=request.query.get("table", "?")[:10], code=request.query.get("code", "")[:20],
+    )

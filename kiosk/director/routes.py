@@ -1,0 +1,158 @@
+"""The route table and the Starlette application around it.
+
+Each route names its view (one module per page type under `views/`), what
+the caller must be (`app.DIRECTOR`, `app.KIOSK` or anyone) and whether it is
+also served as `/x.json`. Views are plain functions run on a worker thread
+(they talk to SQLite); `/events` is the one async view (it waits for
+changes). Starlette does the routing, 404 and 405; `guard.Guard` stands in
+front of everything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request as StarletteRequest
+from starlette.responses import StreamingResponse
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from kiosk.director.app import DIRECTOR, KIOSK, App, remote_address
+from kiosk.director.guard import Guard
+from kiosk.director.live import event_stream
+from kiosk.director.views import (
+    api,
+    audit,
+    devices,
+    exports,
+    game,
+    login,
+    pages,
+    seating,
+    setup,
+    sheet,
+    tables,
+)
+from kiosk.director.web import BadRequest, Request, Response, error_json, wants_json
+
+View = Callable[..., Response]
+STATIC = Path(__file__).resolve().parent / "static"
+
+#: (method, path, view, who may call it, also as /path.json)
+ROUTES: list[tuple[str, str, View, int, bool]] = [
+    ("GET", "/", pages.home, 0, False),
+    ("GET", "/setup", setup.show, DIRECTOR, False),
+    ("POST", "/setup", setup.submit, DIRECTOR, False),
+    ("GET", "/tables", tables.show, DIRECTOR, True),
+    ("POST", "/tables/{table:int}/revoke", tables.revoke, DIRECTOR, False),
+    ("GET", "/pair", tables.pair_page, 0, False),
+    ("GET", "/seating", seating.show, 0, True),
+    ("POST", "/seating/cut", seating.cut, DIRECTOR, False),
+    ("GET", "/sheet", sheet.show, 0, True),
+    ("GET", "/standings", sheet.standings, 0, True),
+    ("GET", "/print", sheet.print_page, 0, False),
+    ("GET", "/game/{rnd:int}/{table:int}", game.show, 0, True),
+    ("POST", "/game/{rnd:int}/{table:int}/correct", game.correct, DIRECTOR, False),
+    ("GET", "/frames/{frame:int}", game.frame, 0, False),
+    ("GET", "/audit", audit.show, 0, True),
+    ("GET", "/export/{name:str}.csv", exports.csv_export, 0, False),
+    ("GET", "/export/tournament.xlsx", exports.xlsx_export, 0, False),
+    ("GET", "/login", login.show, 0, False),
+    ("POST", "/login", login.submit, 0, False),
+    ("POST", "/logout", login.sign_out, DIRECTOR, False),
+    ("GET", "/devices", devices.show, DIRECTOR, True),
+    ("POST", "/devices/{session:int}/revoke", devices.revoke, DIRECTOR, False),
+    ("POST", "/devices/revoke-all", devices.revoke_all, DIRECTOR, False),
+    ("POST", "/devices/forgive", devices.forgive, DIRECTOR, False),
+    ("POST", "/calls/{call:int}/answer", sheet.answer_call, DIRECTOR, False),
+    ("GET", "/api/v1/health", api.health, 0, False),
+    ("POST", "/api/v1/pair", api.pair, 0, False),
+    ("GET", "/api/v1/table", api.table, KIOSK, False),
+    ("POST", "/api/v1/results", api.post_result, KIOSK, False),
+    ("POST", "/api/v1/cut", api.cut, KIOSK, False),
+    ("POST", "/api/v1/calls", api.call, KIOSK, False),
+]
+
+
+def _endpoint(app: App, view: View, needs: int, as_json: bool) -> Callable[..., Any]:
+    async def endpoint(request: StarletteRequest) -> Response:
+        request_value = await view_request(app, request)
+        params: dict[str, Any] = dict(request.path_params)
+        if as_json:
+            params["fmt"] = ".json"
+
+        def run() -> Response:
+            denied = app.check(request_value, needs, params)
+            if denied is not None:
+                return denied
+            try:
+                return view(app, request_value, **params)
+            except BadRequest as problem:
+                return error_json(400, str(problem))
+
+        return await run_in_threadpool(run)
+
+    return endpoint
+
+
+async def view_request(app: App, request: StarletteRequest) -> Request:
+    """The small request value the views take, its body read (the guard bounded it)."""
+    headers = {k.lower(): v for k, v in request.headers.items()}
+    peer = request.client.host if request.client else "127.0.0.1"
+    return Request(
+        method=request.method,
+        path=request.url.path,
+        query=dict(request.query_params),
+        headers=headers,
+        body=await request.body(),
+        remote=remote_address(app, peer, headers),
+    )
+
+
+def _events(app: App) -> Callable[..., Any]:
+    async def events(request: StarletteRequest) -> StreamingResponse:
+        since = request.query_params.get("since", "")
+        stream = event_stream(app.changes, app.director.version,
+                              int(since) if since.isdigit() else None)
+        return StreamingResponse(
+            stream,
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
+
+    return events
+
+
+async def _http_error(request: StarletteRequest, problem: Exception) -> Response:
+    status = problem.status_code if isinstance(problem, HTTPException) else 500
+    words = {404: "no such address", 405: "that method is not allowed here"}
+    message = words.get(status, "the request could not be served")
+    if wants_json(request.url.path) or status != 404:
+        response = error_json(status, message)
+    else:
+        response = pages.not_found()
+    if isinstance(problem, HTTPException) and problem.headers:
+        response.headers.update(problem.headers)
+    return response
+
+
+def asgi(app: App) -> Guard:
+    """The whole application: Starlette's routes behind the guard."""
+    routes: list[BaseRoute] = []
+    for method, path, view, needs, json_too in ROUTES:
+        routes.append(Route(path, _endpoint(app, view, needs, False), methods=[method]))
+        if json_too:
+            routes.append(Route(path + ".json", _endpoint(app, view, needs, True),
+                                methods=[method]))
+    routes.append(Route("/events", _events(app), methods=["GET"]))
+    routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))
+    starlette = Starlette(
+        routes=routes,
+        exception_handlers={404: _http_error, 405: _http_error},
+    )
+    return Guard(starlette, app.hosts, app.last_error)

@@ -1,0 +1,141 @@
+"""uvicorn, set up for a hall of kiosks: a connection cap, timeouts, bounded heads.
+
+- `MAX_CONNECTIONS` open connections and tasks at most; beyond that uvicorn
+  answers 503 at once, which the kiosk's outbox retries after a pause.
+- A connection must finish sending its request head within `HEAD_SECONDS`
+  (uvicorn alone would wait for ever for a half-sent head); an idle
+  keep-alive connection is closed after `KEEP_ALIVE_SECONDS`. Bodies have
+  their own per-piece timeout in `guard`.
+- The head (request line and headers together) is at most `MAX_HEAD` bytes.
+- HTTP/1.1 with keep-alive and chunked bodies, from h11.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from kiosk.director.app import App
+from kiosk.director.routes import asgi
+
+MAX_CONNECTIONS = 1000
+HEAD_SECONDS = 10.0
+KEEP_ALIVE_SECONDS = 5
+MAX_HEAD = 32 * 1024
+#: worker threads for the views (SQLite reads, waiting on the writer's commit)
+WORKER_THREADS = 64
+
+
+class GuardedH11Protocol(H11Protocol):
+    """h11 with a deadline for the request head: a half-sent head is closed, not kept."""
+
+    _head_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        if self.cycle is None or self.cycle.response_complete:
+            self._arm()
+        before = self.cycle
+        super().data_received(data)
+        if self.cycle is not before:  # a whole head arrived: its request is under way
+            self._disarm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _arm(self) -> None:
+        if self._head_timer is None:
+            self._head_timer = self.loop.call_later(HEAD_SECONDS, self._head_too_slow)
+
+    def _disarm(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _head_too_slow(self) -> None:
+        self._head_timer = None
+        if (self.cycle is None or self.cycle.response_complete) and not (
+            self.transport.is_closing()
+        ):
+            self.transport.close()
+
+
+def config(app: App, verbose: bool = False) -> uvicorn.Config:
+    """uvicorn's settings for the director (the socket is bound by the caller)."""
+    return uvicorn.Config(
+        asgi(app),
+        http=GuardedH11Protocol,
+        lifespan="off",
+        log_level="info" if verbose else "warning",
+        access_log=verbose,
+        limit_concurrency=MAX_CONNECTIONS,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        timeout_graceful_shutdown=3,
+        h11_max_incomplete_event_size=MAX_HEAD,
+        server_header=False,
+        date_header=True,
+        proxy_headers=False,
+    )
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """The listening socket (port 0: any free port); OSError when the port is taken."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+class Server(uvicorn.Server):
+    """uvicorn's server that ends the live streams first when asked to stop."""
+
+    def __init__(self, app: App, verbose: bool = False) -> None:
+        super().__init__(config(app, verbose))
+        self.app = app
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        self.app.changes.close()
+        await super().shutdown(sockets)
+
+    async def serve(self, sockets: list[socket.socket] | None = None) -> None:
+        from anyio import to_thread
+
+        to_thread.current_default_thread_limiter().total_tokens = WORKER_THREADS
+        await super().serve(sockets)
+
+
+@contextmanager
+def serve_in_thread(app: App, host: str = "127.0.0.1") -> Iterator[str]:
+    """The app on a real uvicorn server on `host` (any free port), for tests and tools."""
+    sock = bind(host, 0)
+    port = sock.getsockname()[1]
+    app.public_url = f"http://{host}:{port}"
+    server = Server(app)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        while not server.started and thread.is_alive():
+            threading.Event().wait(0.01)
+        yield app.public_url
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+

@@ -1,7 +1,8 @@
 """The real server on a loopback port, a real headless Chromium, a kiosk's real outbox.
 
-The master sheet open in the browser must show a kiosk's result by itself
-(its polling), and the QR code as Chromium draws it must pair a kiosk
+The master sheet and the players' standings open in the browser must show a
+kiosk's result by themselves (server-sent events; polling where the browser
+has no EventSource), and the QR code as Chromium draws it must pair a kiosk
 through OpenCV, as the kiosk's camera would.
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -76,9 +78,8 @@ def test_the_open_master_sheet_updates_after_a_kiosk_posts(
     )
     assert box.flush().acknowledged == 1  # over real HTTP
 
-    page.wait_for_function(
-        "document.querySelector('#progress').textContent.startsWith('1 of 9')", timeout=15_000
-    )
+    # locator waits, not wait_for_function: the page's CSP forbids evaluating strings
+    page.locator("#progress", has_text="1 of 9").wait_for(timeout=15_000)
     assert first_row.locator("td.cell .pts").first.inner_text() == "10"
     cy = page.locator('#master tr[data-team="Cy & Di"] td.cell').first
     assert cy.locator(".pts").inner_text() == "6"
@@ -120,3 +121,47 @@ def test_the_set_up_form_in_a_browser(app: App, live_server: str, browser: Any) 
     assert page.locator("table").first.locator("tbody tr, tr").count() >= 2
     settings = app.director.settings()
     assert settings is not None and settings.profile == "ssc" and settings.tables == 2
+
+
+def _post_first_game(client: Client, tmp_path: Path) -> None:
+    kiosk = pair(client, 1)
+    box = Outbox(tmp_path / "outbox.sqlite3", server=client.url, token=kiosk.token)
+    box.submit({"game_id": "spring/r1/t1", "round": 1, "table": 1,
+                "teams": ["Ann & Bob", "Cy & Di"], "points": [10, 6], "hands": []})
+    assert box.flush().acknowledged == 1
+    box.close()
+
+
+def test_the_players_standings_page_updates_live_on_a_phone(
+    client: Client, live_server: str, browser: Any, tmp_path: Path
+) -> None:
+    assert client.post_form("/setup", setup_form()).status == 303
+    phone = browser.new_page(viewport={"width": 390, "height": 844},
+                             extra_http_headers={"X-Forwarded-For": "10.1.2.99"})
+    problems: list[str] = []
+    phone.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    phone.goto(live_server + "/")
+    assert phone.url.endswith("/standings")  # players land on the standings
+    assert [a.inner_text() for a in phone.locator("header nav a").all()] == [
+        "Standings", "Master sheet", "Seating"]  # no director links
+    phone.locator("#stamp", has_text="Live").wait_for(timeout=5_000)
+    began = time.monotonic()
+    _post_first_game(client, tmp_path)
+    phone.locator("#standings").wait_for(timeout=5_000)
+    print(f"standings page updated {1000 * (time.monotonic() - began):.0f} ms after the post")
+    assert "Ann & Bob" in phone.locator("#standings tbody tr").first.inner_text()
+    assert problems == []  # no CSP violation, no script error
+    phone.screenshot(path=str(tmp_path / "standings-phone.png"), full_page=True)
+
+
+def test_a_browser_without_eventsource_polls(
+    app: App, client: Client, live_server: str, browser: Any, tmp_path: Path
+) -> None:
+    app.poll_seconds = 0.5
+    assert client.post_form("/setup", setup_form()).status == 303
+    page = browser.new_page()
+    page.add_init_script("delete window.EventSource;")
+    page.goto(live_server + "/sheet")
+    assert "every few seconds" in page.locator("#stamp").inner_text()
+    _post_first_game(client, tmp_path)
+    page.locator("#progress", has_text="1 of 9").wait_for(timeout=10_000)

@@ -271,7 +271,7 @@ def card_latencies(events: list[tuple[float, Any]], plays: list[dict[str, Any]]
 
     >>> from kiosk.vision.events import CardPlayed, ReaderWarning
     >>> plays = [{"seat": "N", "card": "AS", "trick": 1, "t_rest": 1.0}]
-    >>> events = [(1.5, ReaderWarning(kind=UNSURE, message="", seat="N", t=1.5)),
+    >>> events = [(1.5, ReaderWarning(kind=UNSURE, note="", seat="N", t=1.5)),
     ...           (1.6, CardPlayed(seat="N", card="AC", t=1.6, confidence=0.5)),
     ...           (2.5, CardPlayed(seat="N", card="AS", t=2.5, confidence=0.9))]
     >>> card_latencies(events, plays)

@@ -23,8 +23,11 @@ True
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
+from enum import StrEnum
 from typing import Any, ClassVar
+
+from kiosk.rules.cards import Card, Seat
 
 
 @dataclass(frozen=True)
@@ -100,21 +103,65 @@ class TrickCleared:
         return {"kind": self.kind, **asdict(self)}
 
 
+class WarningKind(StrEnum):
+    """What a ``ReaderWarning`` is about; its value is the code the journal keeps."""
+
+    AMBIGUOUS = "ambiguous"  #: two names fight for one seat's card
+    UNREADABLE = "unreadable"  #: something lies in a seat that cannot be read
+    SEEN_TWICE = "seen_twice"  #: a card already played this hand is read again
+    NOT_EUCHRE = "not_euchre"  #: a card outside the euchre deck holds a seat
+    OUT_OF_TURN = "out_of_turn"  #: a card came down out of turn
+    CARD_REPLACED = "card_replaced"  #: a card was taken back and another played instead
+    MISSING_CARD = "missing_card"  #: a trick was taken in without a seat's card
+    OCCLUDED = "occluded"  #: the trick's cards are hidden too long
+    UNSURE = "unsure"  #: a card reported on thin evidence
+    CAMERA_MOVED = "camera_moved"  #: the camera no longer sees the mat where it was
+
+
 @dataclass(frozen=True)
 class ReaderWarning:
     """Something the reader could not settle alone: a blocked view, two cards
-    in one zone, a card it cannot name. `kind` is a short code such as
-    `occluded`, `ambiguous`, `unreadable`, `camera_lost`; `message` is plain
-    words a player can act on. `trick` (1 = the hand's first) is set when the
+    in one zone, a card it cannot name. `kind` is a short code (:class:`WarningKind`,
+    or another such as `camera_lost`). `trick` (1 = the hand's first) is set when the
     warning is about a trick already taken in rather than the one on the table:
     a card read twice in a hand means one of the two reads is wrong, and the
-    earlier one may be it."""
+    earlier one may be it.
+
+    The reader's warnings carry facts, and :attr:`message` says them in words
+    (:func:`kiosk.vision.wording.narrate`): `card` the card it is about, `other` the other
+    card it names (the second name read, the card taken back, the name read before),
+    `other_seat` the other seat it names (the seat whose turn it was; for `seen_twice`,
+    the other seat showing the card), `other_trick` the trick that other card is in.
+    `note` is a sentence given by whoever raised a warning without such facts (a camera
+    check), and wins over the narration. `seat` stays a seat letter, as the table session
+    reads it.
+
+    >>> w = ReaderWarning(WarningKind.CARD_REPLACED, "", "E", 4.0,
+    ...                   card=Card.parse("TS"), other=Card.parse("9C"))
+    >>> w.message
+    'East took back the nine of clubs and played the ten of spades instead.'
+    >>> event_from_json(w.to_json()) == w
+    True
+    """
 
     kind: str
-    message: str
+    note: str
     seat: str | None
     t: float
     trick: int | None = None
+    card: Card | None = None
+    other: Card | None = None
+    other_seat: Seat | None = None
+    other_trick: int | None = None
+
+    @property
+    def message(self) -> str:
+        """Plain words a player can act on."""
+        if self.note:
+            return self.note
+        from kiosk.vision.wording import narrate  # (the words need the facts' names)
+
+        return narrate(self)
 
     @property
     def key(self) -> str:
@@ -123,11 +170,35 @@ class ReaderWarning:
 
     def to_json(self) -> dict[str, Any]:
         # `kind` is a field here, so the JSON tag goes under its own name.
-        data: dict[str, Any] = {"kind": "reader_warning", "warning": self.kind,
+        data: dict[str, Any] = {"kind": "reader_warning", "warning": str(self.kind),
                                 "message": self.message, "seat": self.seat, "t": self.t}
         if self.trick is not None:
             data["trick"] = self.trick
+        for name in ("card", "other", "other_seat"):
+            value = getattr(self, name)
+            if value is not None:
+                data[name] = str(value)
+        if self.other_trick is not None:
+            data["other_trick"] = self.other_trick
         return data
+
+
+def _warning_from_json(data: dict[str, Any]) -> ReaderWarning:
+    """A warning from its JSON; its words are its facts' narration, unless the words kept
+    say otherwise (a camera check's sentence, or a journal written before the facts)."""
+    seat, trick, other_trick = data.get("seat"), data.get("trick"), data.get("other_trick")
+    card, other, other_seat = data.get("card"), data.get("other"), data.get("other_seat")
+    kind = str(data["warning"])
+    warning = ReaderWarning(
+        kind=WarningKind(kind) if kind in WarningKind.__members__.values() else kind,
+        note="", seat=None if seat is None else str(seat), t=float(data["t"]),
+        trick=None if trick is None else int(trick),
+        card=None if card is None else Card.parse(card),
+        other=None if other is None else Card.parse(other),
+        other_seat=None if other_seat is None else Seat.parse(other_seat),
+        other_trick=None if other_trick is None else int(other_trick))
+    said = str(data.get("message", ""))
+    return warning if said == warning.message else replace(warning, note=said)
 
 
 VisionEvent = CardPlayed | CardReread | TrickComplete | TrickCleared | ReaderWarning
@@ -148,8 +219,5 @@ def event_from_json(data: dict[str, Any]) -> VisionEvent:
     if kind == "trick_cleared":
         return TrickCleared(t=float(data["t"]))
     if kind == "reader_warning":
-        seat, trick = data.get("seat"), data.get("trick")
-        return ReaderWarning(kind=str(data["warning"]), message=str(data["message"]),
-                             seat=None if seat is None else str(seat), t=float(data["t"]),
-                             trick=None if trick is None else int(trick))
+        return _warning_from_json(data)
     raise ValueError(f"not a vision event: {data!r}")

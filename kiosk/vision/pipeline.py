@@ -29,12 +29,11 @@ import numpy as np
 from kiosk.rules.cards import Seat
 from kiosk.rules.play import first_leader as rules_first_leader
 from kiosk.vision.calibration import Calibration, CalibrationError
-from kiosk.vision.events import ReaderWarning, VisionEvent
-from kiosk.vision.reader import Detection as ReaderDetection
+from kiosk.vision.detection import Detection
+from kiosk.vision.events import ReaderWarning, VisionEvent, WarningKind
 from kiosk.vision.reader import ReaderConfig, TrickReader
 from kiosk.vision.rectify import TableView
 
-SEATS = ("N", "E", "S", "W")
 Detector = Callable[[np.ndarray], Sequence[Any]]
 
 #: how often (seconds of video or camera time) the mat markers are looked for again
@@ -172,7 +171,7 @@ class Play:
     @classmethod
     def from_contract(cls, dealer: str | None, trump: str | None, maker: str | None,
                       alone: bool = False) -> Play:
-        sitting_out = SEATS[(SEATS.index(maker) + 2) % 4] if (alone and maker) else None
+        sitting_out = str(Seat.parse(maker).partner) if (alone and maker) else None
         return cls(leader=first_leader(dealer, sitting_out), trump=trump,
                    sitting_out=sitting_out)
 
@@ -212,7 +211,7 @@ class FramePipeline:
         if saved is not None and saved.markers:
             check = saved.check(frame)
             if check.moved:
-                events.append(ReaderWarning(kind="camera_moved", message=check.message,
+                events.append(ReaderWarning(kind=WarningKind.CAMERA_MOVED, note=check.message,
                                             seat=None, t=t))
         calibration = choose_calibration(frame, self.view, saved=saved, use_mat=self.use_mat)
         self.calibration = calibration
@@ -244,7 +243,7 @@ class FramePipeline:
             self._next_check = t + RECHECK_EVERY
             check = self.calibration.check(frame)
             if check.moved:
-                events.append(ReaderWarning(kind="camera_moved", message=check.message,
+                events.append(ReaderWarning(kind=WarningKind.CAMERA_MOVED, note=check.message,
                                             seat=None, t=t))
         start = time.perf_counter()
         assert self.detect is not None
@@ -375,7 +374,7 @@ def save_stream(path: str | Path, frames: list[dict[str, Any]],
 def compact_box(item: Any) -> list[Any]:
     """One box as a recorded stream keeps it: ``[card, confidence, x1, y1, x2, y2]``, then
     ``alternative, its confidence`` when the classifier named a runner-up."""
-    d = ReaderDetection.coerce(item)
+    d = Detection.coerce(item)
     row = [d.card, round(d.confidence, 4), *(round(v, 1) for v in d.box)]
     if d.alternative is not None:
         row += [d.alternative, round(d.alternative_confidence, 3)]

@@ -46,11 +46,11 @@ def test_a_missing_card_goes_in_at_its_turn_and_a_lost_trick_stays_lost() -> Non
 def test_questions_are_counted_in_the_trick_they_were_asked_in() -> None:
     events = [
         (1.0, CardPlayed(seat="N", card="9C", t=1.0, confidence=0.9)),
-        (2.0, ReaderWarning(kind="ambiguous", message="QH or QD?", seat="E", t=2.0)),
-        (2.5, ReaderWarning(kind="out_of_turn", message="not a question", seat="W", t=2.5)),
-        (3.0, ReaderWarning(kind="missing_card", message="tap it", seat="S", t=3.0)),
+        (2.0, ReaderWarning(kind="ambiguous", note="QH or QD?", seat="E", t=2.0)),
+        (2.5, ReaderWarning(kind="out_of_turn", note="not a question", seat="W", t=2.5)),
+        (3.0, ReaderWarning(kind="missing_card", note="tap it", seat="S", t=3.0)),
         (3.0, TrickCleared(t=3.0)),
-        (4.0, ReaderWarning(kind="unreadable", message="tap it in", seat="N", t=4.0)),
+        (4.0, ReaderWarning(kind="unreadable", note="tap it in", seat="N", t=4.0)),
     ]
     assert asked_seats(events) == {(0, "E"), (0, "S"), (1, "N")}
 
@@ -60,8 +60,8 @@ def test_a_question_about_an_earlier_trick_counts_there() -> None:
     players' answer goes."""
     events = [
         (1.0, TrickCleared(t=1.0)),
-        (2.0, ReaderWarning(kind="seen_twice", message="check S", seat="S", t=2.0)),
-        (2.0, ReaderWarning(kind="seen_twice", message="check E", seat="E", t=2.0, trick=1)),
+        (2.0, ReaderWarning(kind="seen_twice", note="check S", seat="S", t=2.0)),
+        (2.0, ReaderWarning(kind="seen_twice", note="check E", seat="E", t=2.0, trick=1)),
     ]
     assert asked_seats(events) == {(1, "S"), (0, "E")}
 
@@ -107,12 +107,12 @@ def test_latency_to_the_right_name_and_to_the_first_answer() -> None:
     events = [
         (1.5, CardPlayed(seat="N", card="9C", t=1.5, confidence=0.9)),
         (2.6, CardPlayed(seat="E", card="TS", t=2.6, confidence=0.5)),
-        (2.6, ReaderWarning(kind="unsure", message="TS?", seat="E", t=2.6)),
+        (2.6, ReaderWarning(kind="unsure", note="TS?", seat="E", t=2.6)),
         (3.5, CardPlayed(seat="E", card="TC", t=3.5, confidence=0.9)),
-        (3.8, ReaderWarning(kind="out_of_turn", message="not a question", seat="S", t=3.8)),
-        (3.9, ReaderWarning(kind="unreadable", message="tap it in", seat="S", t=3.9)),
+        (3.8, ReaderWarning(kind="out_of_turn", note="not a question", seat="S", t=3.8)),
+        (3.9, ReaderWarning(kind="unreadable", note="tap it in", seat="S", t=3.9)),
         (5.0, TrickCleared(t=5.0)),
-        (6.4, ReaderWarning(kind="unsure", message="trick 1", seat="E", t=6.4, trick=1)),
+        (6.4, ReaderWarning(kind="unsure", note="trick 1", seat="E", t=6.4, trick=1)),
         (7.5, CardPlayed(seat="E", card="AH", t=7.5, confidence=0.9)),
     ]
     named, first_answer = card_latencies(events, plays)

@@ -1,0 +1,585 @@
+"""The trick reader's coordinator: each frame through the parts, in order, and the
+public face the pipeline, the table and the tests use (see the package's docstring).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from kiosk.rules.cards import EUCHRE_NAMES, Card, CardParseError, Seat, Suit
+from kiosk.rules.play import TRICKS_PER_HAND
+from kiosk.rules.tricks import trick_winner as winner
+from kiosk.vision.calibration import Calibration
+from kiosk.vision.events import (
+    CardPlayed,
+    CardReread,
+    ReaderWarning,
+    TrickCleared,
+    TrickComplete,
+    VisionEvent,
+    WarningKind,
+)
+from kiosk.vision.reader import naming, repair
+from kiosk.vision.reader.config import (
+    LATE_READ,
+    ON_CORNERS,
+    PRESENCE_GAP,
+    SAME_MOMENT,
+    SURER_ELSEWHERE,
+    WELL_READ,
+    ReaderConfig,
+)
+from kiosk.vision.reader.frame import CardSighting, Frame
+from kiosk.vision.reader.hand import Hand
+from kiosk.vision.reader.track import Track, all_near, on_the_spot, overlaps
+from kiosk.vision.reader.trick import Play, Trick, trick_winner
+from kiosk.vision.reader.zones import Occupancy, Places
+
+#: the rule for a trick's winner: its plays in order, (seat letter, card) -> seat letter
+WinnerRule = Callable[[Sequence[tuple[str, str]]], str]
+
+
+def _seat(value: Seat | str | None) -> Seat | None:
+    """A seat given at the edge (a letter or a Seat), parsed once."""
+    return value if value is None or isinstance(value, Seat) else Seat.parse(value)
+
+
+def _suit(value: Suit | str | None) -> Suit | None:
+    return value if value is None or isinstance(value, Suit) else Suit.parse(value)
+
+
+def _card(name: str) -> Card | None:
+    """A detector's name as a card, for a warning's facts (None for a class that is not
+    a card)."""
+    try:
+        return Card.parse(name)
+    except CardParseError:
+        return None
+
+
+def _letters(plays: Iterable[tuple[Seat, str]]) -> list[tuple[str, str]]:
+    return [(str(seat), card) for seat, card in plays]
+
+
+class TrickReader:
+    """Feeds on one frame's detections at a time and says what happened on the table.
+
+    ``leader`` leads the first trick; ``sitting_out`` is the lone maker's partner;
+    ``trump`` (a suit letter) lets the reader find each trick's winner and so
+    the next leader; ``winner_of`` overrides that rule (plays -> winning seat).
+    Seats and suits may be given as letters or as the rules engine's values.
+    """
+
+    def __init__(
+        self,
+        calibration: Calibration,
+        leader: Seat | str | None = None,
+        *,
+        trump: Suit | str | None = None,
+        sitting_out: Seat | str | None = None,
+        config: ReaderConfig | None = None,
+        winner_of: WinnerRule | None = None,
+    ) -> None:
+        self.calibration = calibration
+        self.config = config or ReaderConfig()
+        self.trump = _suit(trump)
+        self.sitting_out = _seat(sitting_out)
+        self._winner_of = winner_of
+        self._frame = Frame(calibration, self.config)
+        self._places = Places(calibration.zones)
+        self._occupancy = Occupancy()
+        self._hand = Hand()
+        self._trick = Trick(leader=_seat(leader))
+        self._tracks: dict[str, Track] = {}  # card name -> where and how it was seen
+        self._raw_seen: dict[str, float] = {}
+        self._now = 0.0
+
+    # ---- the public face ---------------------------------------------------------------
+    @property
+    def players(self) -> tuple[Seat, ...]:
+        return tuple(s for s in Seat if s != self.sitting_out)
+
+    @property
+    def tricks(self) -> list[list[tuple[str, str]]]:
+        """Finished tricks, (seat, card) in order."""
+        return [_letters(plays) for plays in self._hand.tricks]
+
+    @property
+    def current_trick(self) -> list[tuple[str, str]]:
+        return _letters(self._trick.pairs())
+
+    @property
+    def leader(self) -> str | None:
+        leader = self._trick.leader
+        return None if leader is None else str(leader)
+
+    def set_leader(self, seat: Seat | str) -> None:
+        """The table session's word on who leads the trick now being played."""
+        self._trick.leader = _seat(seat)
+
+    def set_contract(self, trump: Suit | str | None, sitting_out: Seat | str | None = None
+                     ) -> None:
+        """Trump and the lone maker's partner, once bidding has settled them."""
+        self.trump, self.sitting_out = _suit(trump), _seat(sitting_out)
+
+    def new_hand(self, leader: Seat | str | None = None, *, trump: Suit | str | None = None,
+                 sitting_out: Seat | str | None = None) -> None:
+        """Forget the last hand (its cards may all be played again) and start afresh.
+
+        The table session calls this when bidding ends: a turn-up shown in the
+        dealer's zone during bidding must not count as the first card played.
+        """
+        self.set_contract(trump, sitting_out)
+        self._hand = Hand()
+        self._trick = Trick(leader=_seat(leader))
+        self._tracks.clear()
+        self._occupancy.clear()
+        self._raw_seen.clear()
+
+    def all_tricks(self) -> list[list[tuple[str, str]]]:
+        """Finished tricks plus the one on the table, if any card of it is down."""
+        return self.tricks + ([self.current_trick] if self._trick.plays else [])
+
+    def feed(self, t: float, detections: Iterable[Any]) -> list[VisionEvent]:
+        """One frame at time ``t`` (seconds, increasing); returns the events it settles."""
+        self._now = t
+        seen = self._frame.see(t, detections)
+        by_card: dict[str, list[CardSighting]] = {}
+        for s in seen.sightings:
+            by_card.setdefault(s.card, []).append(s)
+        for card, found in by_card.items():
+            self._follow(card, found, t)
+        known = self._hand.played | self._trick.cards()
+        self._occupancy.note(t, {s.seat for s in seen.sightings
+                                 if s.seat is not None and s.card not in known}
+                             | seen.faint_seats, self.config)
+        self._trick.note_gathered(
+            t, {s.seat for s in seen.sightings if s.seat is not None} | seen.faint_seats,
+            self.config)
+        events = self._check_cleared(t)
+        if len(self._hand.history) < TRICKS_PER_HAND:  # (after the fifth the hand is over)
+            events += self._settle_seats(t)
+        self._forget(t)
+        return events
+
+    def finish(self, t: float) -> list[VisionEvent]:
+        """The video ended: a complete trick still on the table counts as played."""
+        trick = self._trick
+        if trick.plays and (trick.complete
+                            or len(self._hand.history) == TRICKS_PER_HAND - 1):
+            return self._clear(t)
+        return []
+
+    # ---- per frame: sightings -> tracks -------------------------------------------------
+    def _follow(self, card: str, found: list[CardSighting], t: float) -> None:
+        """Add this frame's sightings of one name to its track. A euchre deck has one card
+        of each name: of several places a name is read in at once, the one where that card
+        already lay (else the surest) is it."""
+        cfg = self.config
+        track = self._tracks.get(card)
+        if track is not None and track.anchors:
+            known = track  # (named for the key function: a narrowed local)
+            s = min(found, key=lambda x: (known.distance(x.table), -x.score))
+            if self._misreads_trick_card(known, s):
+                return
+            if known.distance(s.table) <= cfg.cluster_radius:
+                self._note_trick_card(card, t)  # (a false box far away is not it)
+            surest = max(found, key=lambda x: x.score)
+            if (surest.score >= s.score + SURER_ELSEWHERE
+                    and card not in self._hand.played | self._trick.cards()):
+                # A card not played yet, read far more surely somewhere else than where
+                # its name has lain: the old place is another card misread (a TC's
+                # corner read TS). Two such frames move it there
+                # (tests/reader/test_name_elsewhere).
+                s = surest
+        else:
+            s = max(found, key=lambda x: x.score)
+            self._note_trick_card(card, t)
+        if track is None:
+            self._tracks[card] = track = Track(
+                card=card, first_seen=t, last_seen=t, rest_start=t, came=t, points=s.table)
+        track.observe(t, s.table, s.score, cfg)
+        for name, value in s.alternatives.items():
+            track.alternatives[name] = track.alternatives.get(name, 0.0) + value
+        if track.shadow_of is not None and card in EUCHRE_NAMES:
+            repair.note_rival(track, self._trick)
+
+    def _note_trick_card(self, card: str, t: float) -> None:
+        """A trick card counts as still on the table only when seen in two frames close
+        together: one false box with its name must not hold the trick on the table."""
+        previous = self._raw_seen.get(card)
+        self._raw_seen[card] = t
+        play = next((p for p in self._trick.plays if p.card == card), None)
+        if play is not None and previous is not None and t - previous <= PRESENCE_GAP:
+            play.last_seen = t
+            self._trick.last_seen = max(self._trick.last_seen, t)
+
+    def _misreads_trick_card(self, track: Track, sighting: CardSighting) -> bool:
+        """A card of the trick on the table read, away from where it lies, on the corners
+        of another card of that trick still lying there: that other card misread, not this
+        one moved. Left out, so the name does not follow the misreading
+        (tests/reader/test_takeback_misread)."""
+        if track.card not in self._trick.cards() or track.distance(
+                sighting.table) <= self.config.corner_jump:
+            return False
+        for play in self._trick.plays:
+            other = self._tracks.get(play.card)
+            if (other is not None and other is not track and other.anchors
+                    and self._now - other.last_seen <= PRESENCE_GAP
+                    and all_near(sighting.table, other.anchors, ON_CORNERS)):
+                return True
+        return False
+
+    # ---- per frame: decisions -----------------------------------------------------------
+    def _seat_of(self, track: Track) -> Seat | None:
+        return self._places.seat_of(track, self._trick, self.players, self.sitting_out,
+                                    self._now, self.config)
+
+    def _settle_seats(self, t: float) -> list[VisionEvent]:
+        cfg = self.config
+        events: list[VisionEvent] = []
+        confirmed: list[tuple[float, Seat, naming.Verdict]] = []
+        pending: dict[Seat, float] = {}  # seat -> earliest rest of a card still being read
+        trick_cards = self._trick.cards()
+        # Names read on the very corners of a trick card lying there are misreadings of it
+        # (AC read as AS for a frame or two), not cards of their own. (A card put where a
+        # card taken back lay is not: that one is gone.)
+        present = [tr for c in trick_cards if (tr := self._tracks.get(c)) is not None
+                   and t - tr.last_seen <= 0.5]
+        for tr in self._tracks.values():
+            if not tr.shadow and tr.card not in trick_cards:
+                own = next((o for o in present if overlaps(tr, o)), None)
+                if own is not None:  # until the name is read somewhere else
+                    tr.shadow, tr.shadow_of = True, own.card
+            zone = self._seat_of(tr)
+            if zone != tr.zone_seat:  # when a card came into a seat's zone orders the play
+                tr.zone_seat, tr.zone_since = zone, tr.last_seen
+        events += self._reread_on_the_table(t)
+        trick_cards = self._trick.cards()
+        for seat in Seat:
+            play = self._trick.play_of(seat)
+            # Cards of this trick are left out: nudged across a line, or being gathered.
+            tracks = [tr for tr in self._tracks.values()
+                      if t - tr.last_seen <= cfg.window and tr.card not in trick_cards
+                      and not tr.shadow and self._seat_of(tr) == seat]
+            if (play is not None and t - play.last_seen < cfg.takeback_gap
+                    and not self._trick.complete):
+                # The played card is still there (or just hidden); only a stray card
+                # beside it is worth a word. (Once the trick is full, a new card beside
+                # it is the next lead, come before the trick was raked in.)
+                events += self._stray(seat, tracks, t)
+                continue
+            # Cards still being read here, for the order of play: seen twice at least and
+            # not long ago (a hand may hide a card that is on its way in).
+            viable = [tr for tr in self._tracks.values()
+                      if tr.card in EUCHRE_NAMES and tr.card not in self._hand.played
+                      and tr.card not in trick_cards and not tr.shadow
+                      and t - tr.last_seen <= cfg.ask_time and tr.total >= WELL_READ
+                      and tr.zone_seat == seat]
+            if viable and play is None and not self._trick.asked(seat):
+                # (a seat whose card was put to the players holds no one up: their answer
+                # puts it in its turn, and the trick may be taken in before they tap)
+                pending[seat] = min(tr.zone_since for tr in viable)
+            # A card outside the euchre deck never competes with one inside it: a 9H that
+            # sometimes reads 6H is a 9H. It is only reported when it holds the seat alone.
+            euchre = [tr for tr in tracks if tr.card in EUCHRE_NAMES]
+            verdict = naming.decide(seat, euchre, play, self._trick, self._tracks.values(),
+                                    self._hand.played, t, cfg)
+            if verdict is None:
+                stray = self._stray(seat, tracks, t)
+                events += stray
+                if not stray and play is None:
+                    events += self._ask(seat, euchre, tracks, t)
+                continue
+            best = verdict.track
+            if best.card in self._hand.played:
+                # One name holds the seat, but that card is already in an earlier trick:
+                # one of the two reads is wrong. Read far more surely here, and with
+                # another name read on the earlier card, the earlier one is (it takes that
+                # name, put to the players); else both are put to the players.
+                reread = self._reread_earlier(best, verdict.confidence)
+                if not reread:
+                    events += self._seen_twice(seat, best.card)
+                    continue
+                events += reread
+            if naming.waits(verdict, play, self._trick, t, cfg):
+                continue
+            confirmed.append((best.zone_since, seat, verdict))
+
+        def first(seat: Seat, came: float) -> tuple[float, int]:
+            # Cards that came into their zones within a moment of each other (both hidden
+            # by an arm while they were put down, say) are taken in the order of play.
+            return (round(came / SAME_MOMENT), self._turn_index(seat))
+
+        for came, seat, verdict in sorted(confirmed, key=lambda c: first(c[1], c[0])):
+            new_play = self._trick.play_of(seat) is None
+            earlier = [s for s, r in pending.items() if s != seat and (
+                r < came - SAME_MOMENT or (r < came + SAME_MOMENT
+                                           and self._turn_index(s) < self._turn_index(seat)))]
+            if (new_play and earlier
+                    and t - verdict.track.rest_start < cfg.rest_time + cfg.order_hold):
+                # Another seat's card came down first (or with it, and that seat's turn
+                # comes first) and is still being read: wait for it, so the order of play
+                # is the order the cards came down.
+                continue
+            events += self._accept(seat, verdict.track, verdict.confidence, t,
+                                   dict(verdict.rivals))
+            pending.pop(seat, None)
+        return events
+
+    def _turn_index(self, seat: Seat) -> int:
+        return self._trick.turn_index(seat, self.sitting_out)
+
+    def _stray(self, seat: Seat, tracks: list[Track], t: float) -> list[VisionEvent]:
+        """A card from outside the euchre deck that holds the seat by itself."""
+        stray = naming.stray(tracks, self._hand.played, t, self.config)
+        if stray is None:
+            return []
+        return self._warn_once(WarningKind.NOT_EUCHRE, seat, stray.card)
+
+    def _ask(self, seat: Seat, euchre: list[Track], tracks: list[Track], t: float
+             ) -> list[VisionEvent]:
+        """What stays uncertain is asked of the players, once per seat per trick."""
+        cfg = self.config
+        fighting = naming.fighting(euchre, t, cfg)
+        if fighting:
+            doubts = self._trick.doubts.setdefault(seat, {})
+            for tr in fighting:
+                doubts[tr.card] = max(doubts.get(tr.card, 0.0), tr.total)
+            first, second = (_card(tr.card) for tr in fighting)
+            return self._warn_trick(WarningKind.AMBIGUOUS, seat, card=first, other=second)
+        if (self._occupancy.mostly(seat, t, cfg)
+                and not any(tr.rested(t, cfg) for tr in tracks)):
+            return self._warn_trick(WarningKind.UNREADABLE, seat)
+        return []
+
+    def _accept(self, seat: Seat, track: Track, confidence: float, t: float,
+                rivals: dict[str, float]) -> list[VisionEvent]:
+        events: list[VisionEvent] = []
+        cfg = self.config
+        trick = self._trick
+        if trick.taken_in_before(seat, t, cfg):
+            # Record the trick as it stands, ask the players for each missing card, and
+            # let this card start the next trick (else every later card would count as a
+            # card taken back, and the rest of the hand be lost).
+            events += self._clear(t)
+            trick = self._trick
+        previous = trick.play_of(seat)
+        if (trick.complete and previous is not None and track.came < trick.completed_at
+                and t - previous.last_seen < cfg.takeback_gap):
+            # A name that already lay in this seat before the trick was full, while the
+            # seat's own card still lies there, is not the next lead (that comes down
+            # after the trick is full) but something on or by that card read wrongly.
+            track.shadow = True
+            return events
+        if trick.complete:
+            if trick.ended_by(seat, t, cfg):
+                events += self._clear(t)
+                trick, previous = self._trick, None
+            elif trick.being_gathered(seat, self._tracks):
+                # The full trick's other cards have moved since it filled: its winner is
+                # sweeping it up, and a name read on the moving pile is a misreading of
+                # one of its cards, not a card taken back and replaced
+                # (tests/reader/test_gathered).
+                track.shadow = True
+                return events
+        if len(self._hand.history) >= TRICKS_PER_HAND:
+            # The hand's five tricks are in: a card seen now is no play (the partner who
+            # sat out a lone hand laying a hand down would make a sixth trick).
+            return events
+        if previous is not None:
+            events.append(self._warning(WarningKind.CARD_REPLACED, seat, t,
+                                        card=_card(track.card), other=_card(previous.card)))
+            previous.card, previous.t, previous.confidence = track.card, t, confidence
+            previous.last_seen, previous.rivals, previous.track = t, dict(rivals), track
+            return events + self._played(seat, track.card, confidence, t)
+        expected = trick.expected_seat(self.sitting_out)
+        if expected is not None and seat != expected and not trick.asked(expected):
+            events.append(self._warning(
+                WarningKind.OUT_OF_TURN, seat, t, card=_card(track.card),
+                other_seat=None if seat == self.sitting_out else expected))
+        if trick.leader is None:
+            trick.leader = seat
+        # The record keeps the order the cards came down. A card read late (a hard index,
+        # a hand over it) that plainly lay there before cards already reported goes in
+        # its place, not at the end.
+        play = Play(seat=seat, card=track.card, t=t, confidence=confidence, last_seen=t,
+                    came=self._came_down(seat, track), rivals=dict(rivals), track=track,
+                    doubted=seat in trick.doubts)
+        for name, total in trick.doubts.get(seat, {}).items():  # (read long enough ago to
+            if name != track.card:  # have left the window the rivals above come from)
+                play.rivals[name] = max(play.rivals.get(name, 0.0), total)
+        place = len(trick.plays)
+        while place > 0 and trick.plays[place - 1].came > play.came + LATE_READ:
+            place -= 1
+        trick.plays.insert(place, play)
+        events += self._played(seat, track.card, confidence, t)
+        if not trick.complete and {p.seat for p in trick.plays} >= set(self.players):
+            trick.complete, trick.completed_at = True, t
+            events.append(TrickComplete(t=t))
+        return events
+
+    def _came_down(self, seat: Seat, track: Track) -> float:
+        """When the card just read came down, for its place in the order of play: its
+        own arrival, or that of another name read well on its corners since this trick
+        began and read until this name came (a QC read QS for seconds came down when the
+        QS was first seen). A false box that once fell on it does not count. A card that
+        moved within its seat's zone since it came there came down when it came into the
+        zone (tests/reader/test_moved_in_its_zone, test_unread_a_while)."""
+        came = track.came
+        if track.zone_seat == seat:
+            came = min(came, max(track.zone_since, self._trick.started))
+        since = track.came - self.config.takeback_gap  # (longer gone: a card taken back)
+        for other in self._tracks.values():
+            if (other is not track and other.zone_seat == seat and other.total >= WELL_READ
+                    and other.came >= self._trick.started
+                    and ((other.last_seen >= since and overlaps(other, track))
+                         or on_the_spot(track, other))):
+                # (read on the very spot where the other name was read, however long ago:
+                # the same card, unread for a while, not one put in its place)
+                came = min(came, other.came)
+        return came
+
+    def _played(self, seat: Seat, card: str, confidence: float, t: float
+                ) -> list[VisionEvent]:
+        """A card now stands in the trick's record (a new play or a replacement): the trick
+        was seen now and is not taken in, and the event goes out, with a question when the
+        card was read on thin evidence (the players confirm or fix it with a tap, rather
+        than the kiosk scoring, or calling a renege on, a guess)."""
+        trick = self._trick
+        trick.last_seen = t
+        trick.gathered, trick.places_busy = False, t
+        events: list[VisionEvent] = [
+            CardPlayed(seat=str(seat), card=card, t=t, confidence=confidence)]
+        if confidence < self.config.sure_confidence:
+            events.append(self._warning(WarningKind.UNSURE, seat, t, card=_card(card)))
+        return events
+
+    # ---- a trick's end ------------------------------------------------------------------
+    def _check_cleared(self, t: float) -> list[VisionEvent]:
+        what = self._trick.clearing(t, self.config)
+        if what == "hidden":
+            return self._warn_trick(WarningKind.OCCLUDED, None)
+        return self._clear(t) if what == "cleared" else []
+
+    def _clear(self, t: float) -> list[VisionEvent]:
+        events: list[VisionEvent] = []
+        trick = self._trick
+        played = [p.seat for p in trick.plays]
+        for seat in self.players:
+            if seat not in played:
+                events.append(self._warning(WarningKind.MISSING_CARD, seat, t))
+        plays = trick.pairs()
+        self._hand.take_in(trick.plays)
+        self._trick = Trick(leader=self._next_leader(plays), started=t)
+        self._tracks = {k: tr for k, tr in self._tracks.items()
+                        if tr.card not in self._hand.played and not tr.shadow}
+        self._occupancy.clear()
+        events.append(TrickCleared(t=t))
+        return events
+
+    def _next_leader(self, plays: list[tuple[Seat, str]]) -> Seat | None:
+        if len(plays) < len(self.players):
+            return None
+        if self._winner_of is not None:
+            return Seat.parse(self._winner_of(_letters(plays)))
+        if self.trump is None:
+            return None
+        return winner([(seat, Card.parse(card)) for seat, card in plays], self.trump)
+
+    # ---- repairs across the hand --------------------------------------------------------
+    def _reread_earlier(self, track: Track, confidence: float) -> list[VisionEvent]:
+        """A card of an earlier trick is read again, here ``SURER_ELSEWHERE`` more surely
+        than it was read there: the earlier card was misread, and takes another name read
+        on it (``CardReread``, and the players are asked to check it). Otherwise nothing
+        changes ([]): both are asked."""
+        found = repair.earlier_misread(track, confidence, self._hand, self._trick,
+                                       self._tracks, self.config)
+        if found is None:
+            return []
+        was = repair.apply_reread(found, self._hand)
+        seat = found.play.seat
+        return [
+            CardReread(trick=found.trick, seat=str(seat), card=found.name, was=was,
+                       t=self._now, confidence=found.confidence),
+            self._warning(WarningKind.UNSURE, seat, self._now, trick=found.trick,
+                          card=_card(found.name), other=_card(was)),
+        ]
+
+    def _reread_on_the_table(self, t: float) -> list[VisionEvent]:
+        """A card of the trick on the table whose name has given way, on its very corners,
+        to another name read far more was misread when it came down: it takes that name
+        now (``CardPlayed`` for its seat again, which the session takes as a correction,
+        with a question when unsure) rather than when the first name has been gone long
+        enough to count as a card taken back."""
+        events: list[VisionEvent] = []
+        taken = self._hand.played | self._trick.cards()
+        for play in self._trick.plays:
+            own = self._tracks.get(play.card)
+            if own is None:
+                continue
+            rival = repair.rival_on_corners(play, own, self._tracks, taken, t, self.config)
+            if rival is None:
+                continue
+            confidence = rival.confidence(own.total, self.config.weak_box)
+            play.rivals[play.card] = max(play.rivals.get(play.card, 0.0), own.total)
+            play.rivals.pop(rival.card, None)
+            play.card, play.confidence, play.track = rival.card, confidence, rival
+            play.last_seen = t
+            rival.shadow, rival.shadow_of = False, None
+            own.shadow, own.shadow_of = True, rival.card
+            taken = self._hand.played | self._trick.cards()
+            events += self._played(play.seat, rival.card, confidence, t)
+        return events
+
+    def _seen_twice(self, seat: Seat, card: str) -> list[VisionEvent]:
+        """Ask about a card read again after it was played: here, and where it was read."""
+        kind = WarningKind.SEEN_TWICE
+        if (kind, card) in self._hand.warned:
+            return []
+        self._hand.warned.add((kind, card))
+        self._trick.warned.add((kind, seat))  # this seat's card is put to them
+        found = self._hand.find(card)
+        if found is None:  # (not in a trick taken in: nothing earlier to check)
+            return [self._warning(kind, seat, self._now, card=_card(card))]
+        number, earlier = found
+        return [
+            self._warning(kind, seat, self._now, card=_card(card), other_seat=earlier.seat,
+                          other_trick=number),
+            self._warning(kind, earlier.seat, self._now, trick=number, card=_card(card),
+                          other_seat=seat),
+        ]
+
+    # ---- warnings -----------------------------------------------------------------------
+    @staticmethod
+    def _warning(kind: WarningKind, seat: Seat | None, t: float, *, trick: int | None = None,
+                 card: Card | None = None, other: Card | None = None,
+                 other_seat: Seat | None = None, other_trick: int | None = None
+                 ) -> ReaderWarning:
+        return ReaderWarning(kind=kind, note="", seat=None if seat is None else str(seat),
+                             t=t, trick=trick, card=card, other=other,
+                             other_seat=other_seat, other_trick=other_trick)
+
+    def _warn_trick(self, kind: WarningKind, seat: Seat | None, *, card: Card | None = None,
+                    other: Card | None = None) -> list[VisionEvent]:
+        """A question about the trick on the table, asked once per seat."""
+        if (kind, seat) in self._trick.warned:
+            return []
+        self._trick.warned.add((kind, seat))
+        return [self._warning(kind, seat, self._now, card=card, other=other)]
+
+    def _warn_once(self, kind: WarningKind, seat: Seat, card: str) -> list[VisionEvent]:
+        """A word about a card, said once a hand."""
+        if (kind, card) in self._hand.warned:
+            return []
+        self._hand.warned.add((kind, card))
+        return [self._warning(kind, seat, self._now, card=_card(card))]
+
+    def _forget(self, t: float) -> None:
+        horizon = self.config.forget_time
+        self._tracks = {k: tr for k, tr in self._tracks.items() if t - tr.last_seen <= horizon}
+
+
+
+__all__ = ["TrickReader", "WinnerRule", "trick_winner"]

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from kiosk.app.presenter import TablePresenter, _bid_words, _result_words, card_words
+from kiosk.app.presenter import TablePresenter
+from kiosk.app.words import bid_words, card_words, result_words
 from kiosk.table.referee import SUIT_NAMES, seat_name
 from kiosk.table.session import TableSession
 
@@ -63,7 +64,7 @@ class Narrator:
                 self._say(("turn_up", n), f"  Turn-up: {card_words(view.turn_up)} "
                                           f"({view.turn_up}).")
             for i, bid in enumerate(hand.bids):
-                self._say(("bid", n, i), f"  Bid: {_bid_words(bid)}")
+                self._say(("bid", n, i), f"  Bid: {bid_words(bid)}")
             if view.trump and view.maker and view.phase != "bidding":
                 alone = ", alone" if view.alone else ""
                 self._say(("trump", n), f"  Trump is {SUIT_NAMES[view.trump]}: "
@@ -87,7 +88,7 @@ class Narrator:
             points = s.current_points()
             if s.phase == "hand_over" and points is not None:
                 self._say(("over", n), (
-                    f"Hand {n} over: {_result_words(view, points, teams)}. "
+                    f"Hand {n} over: {result_words(view, points, teams)}. "
                     f"Score: {teams['NS']} {s.scores['NS']}, {teams['EW']} {s.scores['EW']}."))
         if s.phase in ("game_over", "confirmed"):
             scores = s.scores

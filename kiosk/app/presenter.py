@@ -1,7 +1,7 @@
 """What each screen shows and what each button does, with no Kivy in sight.
 
-The Kivy screens are thin: they copy a view (a frozen dataclass from this
-module) into their properties and call a presenter method when tapped. All
+The Kivy screens are thin: they copy a view (a frozen value from
+`kiosk.app.views`) into their properties and call a presenter method when tapped. All
 wording, colours, which buttons are live and which screen is up are decided
 here, so every screen's logic is tested without a window
 (tests/app/test_presenter.py).
@@ -13,155 +13,35 @@ plain-words reason in `message`, which every screen shows.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from kiosk.app import words
+from kiosk.app.palette import BLUE, GREEN, INK, RED, suit_colour
+from kiosk.app.views import (
+    BiddingView,
+    ButtonView,
+    CorrectionView,
+    GameEndView,
+    LiveView,
+    RenegeView,
+    ScoreView,
+    SeatView,
+    SetupView,
+)
+from kiosk.app.words import (
+    EUCHRE_RANKS,
+    RANK_LABELS,
+    SUIT_SYMBOLS,
+    card_label,
+    card_words,
+    clock_text,
+    plain,
+)
 from kiosk.table import referee
 from kiosk.table.referee import SEAT_NAMES, SIDE_NAMES, SUIT_NAMES, seat_name
-from kiosk.table.session import SEATS, IntentRefused, TableSession, side_of
+from kiosk.table.session import SEATS, IntentRefused, TableSession
 from kiosk.table.setup import TableSetup
-
-SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
-RANK_LABELS = {"T": "10"}
-#: RGBA. Two-colour pack: red and black. Four-colour: clubs green, diamonds blue.
-INK = (0.08, 0.08, 0.1, 1)
-RED = (0.8, 0.05, 0.1, 1)
-GREEN = (0.0, 0.5, 0.15, 1)
-BLUE = (0.05, 0.25, 0.8, 1)
-EUCHRE_RANKS = ("9", "T", "J", "Q", "K", "A")
-
-
-def suit_colour(suit: str, four_colour: bool = False) -> tuple[float, float, float, float]:
-    """Ink for a suit: red/black, or the four-colour pack (clubs green, diamonds blue)."""
-    if four_colour:
-        return {"C": GREEN, "D": BLUE, "H": RED, "S": INK}[suit]
-    return RED if suit in ("H", "D") else INK
-
-
-def card_label(card: str) -> str:
-    """`TH` -> `10♥`: what a player reads on a drawn card face."""
-    return f"{RANK_LABELS.get(card[0], card[0])}{SUIT_SYMBOLS[card[1]]}"
-
-
-def card_words(card: str) -> str:
-    """`TH` -> 'ten of hearts' (for sentences)."""
-    return referee.card_words(card)
-
-
-def clock_text(seconds: float) -> str:
-    seconds = max(0, int(seconds + 0.999))
-    return f"{seconds // 60}:{seconds % 60:02d}"
-
-
-@dataclass(frozen=True)
-class SetupView:
-    tournament: str
-    table: str
-    round: str
-    team_ns: str
-    team_ew: str
-    profile: str
-    profiles: tuple[tuple[str, str], ...]  # (id, words) for the chooser
-    points_to_win: int
-    minutes: int
-    four_colour: bool
-    profile_notes: str
-    first_dealer: str | None
-    pairing: str = ""
-
-
-@dataclass(frozen=True)
-class ButtonView:
-    label: str
-    allowed: bool
-    reason: str
-    index: int
-
-
-@dataclass(frozen=True)
-class BiddingView:
-    title: str  # "East to bid"
-    dealer: str
-    turn_up: str | None
-    turn_up_words: str
-    round: int
-    buttons: tuple[ButtonView, ...]
-    history: tuple[str, ...]
-    explain: str  # the refused options, each in a sentence
-    hint: str  # a rule the camera cannot check, as a reminder
-
-
-@dataclass(frozen=True)
-class SeatView:
-    seat: str
-    name: str
-    card: str | None
-    on_turn: bool
-    sitting_out: bool
-
-
-@dataclass(frozen=True)
-class LiveView:
-    title: str
-    trump: str
-    contract: str
-    seats: tuple[SeatView, ...]
-    tricks: dict[str, int]
-    teams: dict[str, str]
-    trick_number: int
-    notices: tuple[str, ...]
-    scores: dict[str, int]
-    clock: str
-    won_by: str = ""
-    camera: bool = False
-    trump_suit: str = ""
-    director_called: bool = False
-    turn: str = ""  # the seat on turn, 'North', or '' (shown in big type)
-    detector: str = ""
-
-
-@dataclass(frozen=True)
-class RenegeView:
-    headline: str
-    story: tuple[str, ...]
-    failed_card: str | None
-    proof_card: str | None
-    trick: int
-    proven_at: int
-    frames: tuple[str, ...]
-    options: tuple[ButtonView, ...]
-    director_called: bool
-
-
-@dataclass(frozen=True)
-class CorrectionView:
-    rows: tuple[tuple[int, tuple[tuple[str, str | None], ...]], ...]  # trick -> (seat, card)
-    selected: tuple[int, str] | None
-    prompt: str
-    log: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class ScoreView:
-    teams: dict[str, str]
-    scores: dict[str, int]
-    points_to_win: int
-    hand_summary: str
-    clock: str
-    clock_note: str
-    can_next: bool
-    can_end: bool
-    hands: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class GameEndView:
-    headline: str
-    teams: dict[str, str]
-    scores: dict[str, int]
-    confirmed: dict[str, bool]
-    sent: bool
-    note: str
 
 
 @dataclass
@@ -176,6 +56,8 @@ class TablePresenter:
     overlay: str | None = None  # a screen the players opened: 'correction', 'score', ...
     selected: tuple[int, str] | None = None
     _listeners: list[Callable[[], None]] = field(default_factory=list)
+    #: what the table looked like when the Score screen was opened over the game
+    _score_opened_at: tuple[Any, ...] | None = None
 
     def __post_init__(self) -> None:
         from kiosk.app.camera_setup import CameraSetup
@@ -195,6 +77,12 @@ class TablePresenter:
         self._listeners.append(listener)
 
     def _changed(self) -> None:
+        if self.overlay == "score":
+            hand = self.session.hand
+            moved = None if hand is None else (len(hand.plays), len(hand.pending), hand.turn_up,
+                                                len(hand.bids))
+            if self._score_opened_at is not None and moved != self._score_opened_at:
+                self.overlay = None  # a card was played: the game's own screen again
         for listener in list(self._listeners):
             listener()
 
@@ -203,7 +91,7 @@ class TablePresenter:
         try:
             action()
         except IntentRefused as refused:
-            self.message = str(refused)
+            self.message = plain(str(refused))
             self._changed()
             return False
         self.message = ""
@@ -223,8 +111,9 @@ class TablePresenter:
             return "correction"
         if self.overlay == "score" and phase in ("playing", "bidding"):
             return "score"
-        if self.overlay in ("calibration", "deck") and phase in ("setup", "ready"):
-            return self.overlay
+        if self.overlay in ("calibration", "deck") and phase in (
+                "setup", "ready", "bidding", "playing"):
+            return self.overlay  # set-up, or the camera moved during a game
         return {
             "setup": "setup", "ready": "setup", "bidding": "bidding", "playing": "live",
             "renege": "renege", "hand_over": "score", "game_over": "game_end",
@@ -248,6 +137,11 @@ class TablePresenter:
         self.overlay = overlay
         self.selected = None
         self.message = ""
+        hand = self.session.hand
+        self._score_opened_at = None
+        if overlay == "score" and hand is not None:
+            self._score_opened_at = (len(hand.plays), len(hand.pending), hand.turn_up,
+                                     len(hand.bids))
         if overlay == "calibration":
             self.camera_setup.opened()
         elif overlay == "deck":
@@ -355,8 +249,6 @@ class TablePresenter:
         assert outbox is not None
         outbox.configure(paired.server, paired.token)
         current = self.session.setup or default_setup()
-        from dataclasses import replace
-
         setup = replace(current, table=paired.table,
                         tournament=paired.tournament or current.tournament)
         setup, missing = _assigned(setup, paired.server, paired.token, fetcher)
@@ -375,7 +267,37 @@ class TablePresenter:
         return False
 
     def start(self, dealer: str) -> bool:
+        setup = self.session.setup
+        if self.paired() and setup is not None and not (setup.team_ns and setup.team_ew):
+            return self._say("The director needs both teams' names: tap 'Get the teams' or "
+                             "type them above.")
         return self._do(lambda: self.session.start_game(dealer))
+
+    def paired(self) -> bool:
+        outbox = self.session.outbox
+        config = outbox.config() if outbox is not None else {}
+        return bool(config.get("server") and config.get("token"))
+
+    def fetch_seating(self, fetcher: Callable[[str, str], dict[str, Any]] | None = None
+                      ) -> bool:
+        """A paired kiosk before its game: the teams and rules this table plays now, from
+        the director (a new game started with `--new-game`, or a restart)."""
+        outbox = self.session.outbox
+        if outbox is None or not self.paired() or self.session.started_at is not None:
+            return False
+        config = outbox.config()
+        current = self.session.setup or default_setup()
+        setup, problem = _assigned(current, config["server"], config["token"], fetcher)
+        if problem:
+            return self._say(f"The seating did not come from the director: {problem} "
+                             "Type the names, or tap 'Get the teams' again.")
+        if setup != self.session.setup:
+            return self._do(lambda: self.session.configure(setup))
+        return True
+
+    def undo(self) -> bool:
+        """Take back the last bid, the turn-up or the dealer (the Undo button)."""
+        return self._do(self.session.undo)
 
     # -------------------------------------------------------------- bidding
 
@@ -386,11 +308,11 @@ class TablePresenter:
         view = hand.view
         options = session.bid_options()
         buttons = tuple(ButtonView(o.label, o.allowed, o.reason, i) for i, o in enumerate(options))
-        history = tuple(_bid_words(b) for b in hand.bids)
+        history = tuple(words.bid_words(b) for b in hand.bids)
         explain = " ".join(dict.fromkeys(o.reason for o in options if not o.allowed and o.reason))
         to_bid = seat_name(view.to_bid)
         if view.bidding_round == 1 and view.turn_up is None:
-            title = "Show the turn-up card to the camera, or tap it below"
+            title = "Tap the turn-up card below"
         else:
             title = f"{to_bid} to bid"
         return BiddingView(
@@ -398,7 +320,9 @@ class TablePresenter:
             turn_up=view.turn_up,
             turn_up_words=card_words(view.turn_up) if view.turn_up else "not seen yet",
             round=view.bidding_round, buttons=buttons, history=history, explain=explain,
-            hint=view.hint,
+            hint=view.hint, teams=self.teams(), scores=session.scores,
+            undo=words.undo_words(session.last_step()),
+            director_called=hand.director_called,
         )
 
     def tap_bid(self, index: int) -> bool:
@@ -448,9 +372,10 @@ class TablePresenter:
         if view.maker:
             contract = f"{seat_name(view.maker)} made it" + (" and plays alone" if view.alone
                                                               else "")
-        notices = tuple(n.text for n in session.notices[-2:] if n.hand == hand.number)
+        notices = tuple(plain(n.text) for n in session.notices[-2:]
+                        if n.hand == hand.number and n.seq >= hand.changed_at)
         if view.problem:
-            notices = (*notices, view.problem)
+            notices = (*notices, plain(view.problem))
         return LiveView(title=title, trump=trump, contract=contract, seats=seats,
                         tricks=dict(view.tricks_won), teams=self.teams(),
                         trick_number=min(5, view.trick_number), notices=notices,
@@ -458,7 +383,10 @@ class TablePresenter:
                         camera=self.camera, trump_suit=view.trump or "",
                         director_called=hand.director_called,
                         turn=seat_name(view.to_play) if view.to_play and not won_by else "",
-                        detector=self.detector if self.camera else "")
+                        detector=self.detector if self.camera else "",
+                        undo=words.undo_words(session.last_step()),
+                        current_trick=max(1, len(view.tricks)) if on_table else
+                        max(1, min(5, view.trick_number)))
 
     # --------------------------------------------------------------- renege
 
@@ -475,14 +403,22 @@ class TablePresenter:
         if r.proof_card:
             story.append(f"In trick {r.proven_at}, {who} played the {card_words(r.proof_card)}: "
                          f"{who} still had {led} and did not follow suit.")
-        options = tuple(ButtonView(o.label, True, "", i)
-                        for i, o in enumerate(referee.renege_options(
-                            session.profile, hand.view, hand.renege_choice)))
+        teams = self.teams()
+        offended = words.offended_side(hand.view) or "NS"
+        found = referee.renege_options(session.profile, hand.view, hand.renege_choice)
+        options = tuple(ButtonView(words.renege_option_words(o.choice, o.points, teams,
+                                                             offended), True, "", i)
+                        for i, o in enumerate(found))
+        if len(found) > 1:
+            chooser = (f"{teams[offended]} ({SIDE_NAMES[offended]}) choose, "
+                       f"because {who} reneged:")
+        else:
+            chooser = "The rule book gives one penalty: both teams, tap to go on."
         frames = self._frames(hand.number, r)
         return RenegeView(headline=f"Renege: {who} did not follow suit", story=tuple(story),
                           failed_card=r.failed_card, proof_card=r.proof_card, trick=r.trick,
                           proven_at=r.proven_at, frames=frames, options=options,
-                          director_called=hand.director_called)
+                          director_called=hand.director_called, chooser=chooser)
 
     def frame_name(self, event: Any) -> str | None:
         """Where to keep the frame a played card was read from (None: not kept). A card
@@ -514,7 +450,24 @@ class TablePresenter:
         return self._do(lambda: self.session.choose_renege(options[index].choice))
 
     def call_director(self) -> bool:
+        """Call the director; tapped again while the call is open, it withdraws it."""
+        hand = self.session.hand
+        if hand is not None and hand.director_called:
+            return self._do(self.session.cancel_director_call)
         return self._do(self.session.call_director)
+
+    def tap_seat(self, seat: str) -> bool:
+        """A seat's place on the live screen was tapped: fix (or add) its card in the
+        trick on the table, on the correction screen with that place chosen."""
+        hand = self.session.hand
+        if hand is None or hand.view is None or self.session.phase != "playing":
+            return False
+        view = self.live_view()
+        if seat == next((s.seat for s in view.seats if s.sitting_out), None):
+            return self._say(f"{seat_name(seat)} sits out this hand.")
+        self.open("correction")
+        self.select_slot(view.current_trick, seat)
+        return True
 
     # ----------------------------------------------------------- correction
 
@@ -533,11 +486,11 @@ class TablePresenter:
             t, s = self.selected
             prompt = f"Trick {t}, {seat_name(s)}: tap the right card"
         else:
-            prompt = "Tap the card the camera got wrong (or an empty place to add one)"
+            prompt = "Tap the wrong card, or an empty place"
         log = tuple(
             f"Trick {c.trick}, {seat_name(c.seat)}: "
-            + (f"{card_label(c.was)} corrected to {card_label(c.card)}" if c.was
-               else f"{card_label(c.card)} added")
+            + (f"{card_words(c.was)} changed to {card_words(c.card)}" if c.was
+               else f"{card_words(c.card)} added")
             for c in self.session.corrections if c.hand == hand.number
         )
         return CorrectionView(rows=tuple(rows), selected=self.selected, prompt=prompt,
@@ -571,7 +524,7 @@ class TablePresenter:
         summary = ""
         points = session.current_points()
         if hand is not None and hand.view is not None and points is not None:
-            summary = _result_words(hand.view, points, teams)
+            summary = words.result_words(hand.view, points, teams)
         left = session.time_left()
         if left is None:
             clock_note = "No time limit"
@@ -626,6 +579,9 @@ class TablePresenter:
         outbox = self.session.outbox
         item = outbox.item(self.session.game_id()) if outbox is not None else None
         if item is not None and item.state == "acknowledged":
+            if item.answer.get("status") == "conflict":
+                return ("The director has the result, but it does not match the director's "
+                        "sheet: please call the director.")
             return "The director has the result. Thank you!"
         if item is not None and item.state == "rejected":
             return "The director refused the result: please call the director."
@@ -680,30 +636,5 @@ def default_setup() -> TableSetup:
                       profile=info.id, points_to_win=info.points_to_win, minutes=info.minutes)
 
 
-def _bid_words(bid: dict[str, Any]) -> str:
-    who = seat_name(bid["seat"])
-    alone = " alone" if bid.get("alone") else ""
-    if bid["call"] == "pass":
-        return f"{who}: pass"
-    if bid["call"] == "order":
-        return f"{who}: order it up{alone}"
-    return f"{who}: {SUIT_NAMES[bid['suit']]}{alone}"
-
-
-def _result_words(view: referee.HandView, points: dict[str, int], teams: dict[str, str]) -> str:
-    result = view.result or view.penalty_now or {}
-    outcome = result.get("outcome", "")
-    if outcome == "passed":
-        return "Everyone passed: new deal."
-    gains = [f"{teams[s]} {points[s]:+d}" for s in ("NS", "EW") if points.get(s)]
-    makers = str(result.get("makers"))
-    words = {
-        "made": f"{teams.get(makers, makers)} made it",
-        "march": f"{teams.get(makers, makers)} took all five tricks",
-        "euchred": f"{teams.get(makers, makers)} were euchred",
-        "renege": f"Renege by {seat_name(view.renege.seat)}" if view.renege else "Renege",
-    }.get(outcome, outcome.replace("_", " ").capitalize())
-    return f"{words}: {', '.join(gains) or 'no points'}"
-
-
-__all__ = ["TablePresenter", "side_of", "EUCHRE_RANKS"]
+__all__ = ["TablePresenter", "EUCHRE_RANKS", "RANK_LABELS", "SUIT_SYMBOLS", "card_label",
+           "card_words", "suit_colour", "INK", "RED", "GREEN", "BLUE"]

@@ -210,6 +210,8 @@ def _play(args: argparse.Namespace, *, demo: bool, headless: bool, size: tuple[i
     from kiosk.app.presenter import TablePresenter
 
     presenter = TablePresenter(session, camera=capture is not None)
+    if not demo and session.started_at is None:
+        presenter.fetch_seating()  # a paired table's teams and rules, before the first deal
     if choice is not None:
         presenter.detector = choice.short
         _say(choice.words)

@@ -178,14 +178,17 @@ class Outbox:
         self._wake.set()
         return key
 
-    def call_director(self, setup: dict[str, Any], hand: int) -> str:
-        """The players asked for the director: queued like a result, shown on the sheet."""
-        body = {
+    def call_director(self, setup: dict[str, Any], hand: int, cancelled: bool = False) -> str:
+        """The players asked for the director (or withdrew the call: `cancelled`): queued
+        like a result, shown on the sheet."""
+        body: dict[str, Any] = {
             "idempotency_key": f"call:{uuid.uuid4().hex}",
             "table": setup.get("table"),
             "round": setup.get("round"),
             "hand": hand,
         }
+        if cancelled:
+            body["cancelled"] = True
         return self.submit(body, kind="call")
 
     # -- looking -------------------------------------------------------------

@@ -227,9 +227,27 @@ def _bid(data: dict[str, Any]) -> Bid:
 
 
 def _plain(problem: Exception) -> str:
-    """Engine messages name seats by letter; players read names."""
+    """Engine messages name seats by letter and cards by code; players read names."""
     text = re.sub(r"\b([NEW])\b", lambda m: SEAT_NAMES[m.group(1)], str(problem))
+    text = plain_words(text)
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+_CARD_CODE = re.compile(r"\b(?:the )?([9TJQKA])([CDHS])\b")
+_SEAT_IN_BRACKET = re.compile(r"\(by ([NESW]) ")
+
+
+def plain_words(text: str) -> str:
+    """A sentence with every card code said in words ('AC is played twice' -> 'The ace
+    of clubs is played twice') and a seat letter in '(by N ...' said by name."""
+
+    def card(match: re.Match[str]) -> str:
+        words = "the " + Card.parse(match.group(1) + match.group(2)).words
+        before = text[:match.start()].rstrip()
+        return words[:1].upper() + words[1:] if not before or before[-1] in ".:?!" else words
+
+    text = _CARD_CODE.sub(card, text)
+    return _SEAT_IN_BRACKET.sub(lambda m: f"(by {SEAT_NAMES[m.group(1)]} ", text)
 
 
 def replay(profile: str, dealer: str, turn_up: str | None, bids: Sequence[dict[str, Any]],

@@ -73,6 +73,9 @@ class HandLog:
     director_called: bool = False
     cleared: int = 0  # completed tricks the camera saw pushed away
     view: referee.HandView | None = None
+    #: journal seq of the last change to the cards on the table: a notice older than it
+    #: speaks of a table that has moved on
+    changed_at: int = 0
 
 
 @dataclass(frozen=True)
@@ -118,13 +121,7 @@ class TableSession:
         #: 1 for the journal's first game, one more after each `new_game`
         self.game_number = 1
         self._replaying = False
-        self._reset()
-        self._replaying = True
-        try:
-            for entry in journal.entries():
-                self._apply(entry)
-        finally:
-            self._replaying = False
+        self._replay()
 
     @classmethod
     def open(cls, path: str | Path, clock: Callable[[], float] = time.time,
@@ -132,6 +129,21 @@ class TableSession:
         """Open (or create) the journal at `path` and resume the game in it."""
         return cls(Journal(path, clock=clock), clock=clock, outbox=outbox,
                    frames_dir=frames_dir)
+
+    def _replay(self) -> None:
+        """Build the state from the whole journal, leaving out what was undone."""
+        entries = list(self.journal.entries())
+        #: journal seqs a player took back with Undo (their entries stay, unused)
+        self._undone = {e.payload["seq"] for e in entries if e.kind == "undo"}
+        self.game_number = 1
+        self._reset()
+        self._replaying = True
+        try:
+            for entry in entries:
+                if entry.seq not in self._undone:
+                    self._apply(entry)
+        finally:
+            self._replaying = False
 
     # ------------------------------------------------------------------ state
 
@@ -148,6 +160,8 @@ class TableSession:
         self.notices: list[Notice] = []
         self.last_seq = 0
         self.seen_sources: dict[str, int] = {}
+        #: (seq, kind) of this hand's set-up steps a player may take back, oldest first
+        self.undoable: list[tuple[int, str]] = []
 
     @property
     def profile(self) -> str:
@@ -261,7 +275,7 @@ class TableSession:
             raise IntentRefused("The game has already started.")
         if dealer not in SEATS:
             raise IntentRefused(f"Unknown seat {dealer!r}.")
-        self._record("start", {"dealer": dealer}, key="start")
+        self._record("start", {"dealer": dealer}, key="start" + self._redo())
 
     def see_turn_up(self, card: str, source: str = "tap") -> None:
         """The turn-up card, seen by the camera or tapped in by a player."""
@@ -297,7 +311,36 @@ class TableSession:
         if suit is not None:
             payload["suit"] = suit
         # The key names the bidding turn: a double tap on one turn is one bid.
-        self._record("bid", payload, key=f"bid:{hand.number}:{len(hand.bids)}")
+        self._record("bid", payload, key=f"bid:{hand.number}:{len(hand.bids)}" + self._redo())
+
+    def last_step(self) -> tuple[str, dict[str, Any]] | None:
+        """The step Undo would take back now: ('start', {dealer}), ('turn_up', {card}) or
+        ('bid', {seat, call, ...}); None once a card is played (the record of play is
+        fixed by correcting cards, not by undoing)."""
+        hand = self.hand
+        if hand is None or not self.undoable or hand.plays or hand.pending:
+            return None
+        if self.phase not in ("bidding", "playing"):
+            return None
+        seq, kind = self.undoable[-1]
+        if kind == "start":
+            return "start", {"dealer": hand.dealer}
+        if kind == "turn_up":
+            return "turn_up", {"card": hand.turn_up}
+        return "bid", dict(hand.bids[-1])
+
+    def undo(self) -> None:
+        """Take back the last bid, the turn-up, or the first dealer (a wrong tap)."""
+        if self.last_step() is None:
+            raise IntentRefused("There is nothing to undo: cards are already on the table."
+                                if self.hand is not None and self.hand.plays
+                                else "There is nothing to undo.")
+        seq, _kind = self.undoable[-1]
+        self._record("undo", {"seq": seq}, key=f"undo:{seq}")
+
+    def _redo(self) -> str:
+        """A key suffix once anything was undone: the step taken back may be tapped again."""
+        return f":u{len(self._undone)}" if self._undone else ""
 
     def feed(self, event: VisionEvent, source: str = "camera") -> bool:
         """The trick reader's door: record one event; False if already recorded.
@@ -344,12 +387,26 @@ class TableSession:
                      key=f"renege_choice:{hand.number}:{stage}")
 
     def call_director(self) -> None:
-        """The players want the director: recorded, and told to the outbox if any."""
+        """The players want the director: recorded, and told to the outbox if any.
+        A second call while one is open changes nothing."""
         hand = self.hand
         number = hand.number if hand else 0
+        if hand is not None and hand.director_called:
+            return
         self._record("director_called", {"hand": number}, key=f"director:{uuid.uuid4().hex}")
         if self.outbox is not None and hasattr(self.outbox, "call_director"):
             self.outbox.call_director(self.setup.to_json() if self.setup else {}, number)
+
+    def cancel_director_call(self) -> None:
+        """The players settled it themselves: the open call is withdrawn."""
+        hand = self.hand
+        if hand is None or not hand.director_called:
+            raise IntentRefused("The director has not been called.")
+        self._record("director_cancelled", {"hand": hand.number},
+                     key=f"director_cancelled:{uuid.uuid4().hex}")
+        if self.outbox is not None and hasattr(self.outbox, "call_director"):
+            self.outbox.call_director(self.setup.to_json() if self.setup else {}, hand.number,
+                                      cancelled=True)
 
     def next_hand(self) -> None:
         """The hand is scored; the deal passes to the left."""
@@ -508,15 +565,20 @@ class TableSession:
             self.started_at = entry.wall
             self.first_dealer = p["dealer"]
             self._new_hand(1, p["dealer"])
+            self.undoable.append((entry.seq, kind))
         elif kind == "turn_up" and self._is_current(p):
             assert self.hand is not None
             self.hand.turn_up = p["card"]
             self._rebuild()
+            self.undoable.append((entry.seq, kind))
         elif kind == "bid" and self._is_current(p):
             assert self.hand is not None
             bid: dict[str, Any] = {k: p[k] for k in ("seat", "call", "alone", "suit") if k in p}
             self.hand.bids.append(bid)
             self._rebuild()
+            self.undoable.append((entry.seq, kind))
+        elif kind == "undo" and not self._replaying:
+            self._replay()  # the state as if the step had never been tapped
         elif kind == "vision":
             self._apply_vision(event_from_json(p["event"]), entry.seq)
         elif kind == "correct" and self._is_current(p):
@@ -525,9 +587,9 @@ class TableSession:
             assert self.hand is not None
             self.hand.renege_choice = p["choice"]
             self._rebuild()
-        elif kind == "director_called":
+        elif kind in ("director_called", "director_cancelled"):
             if self.hand is not None:
-                self.hand.director_called = True
+                self.hand.director_called = kind == "director_called"
         elif kind == "next_hand" and self._is_current(p):
             self._finish_hand()
         elif kind == "end_game":
@@ -551,6 +613,7 @@ class TableSession:
 
     def _new_hand(self, number: int, dealer: str) -> None:
         self.hand = HandLog(number=number, dealer=dealer)
+        self.undoable = []
         self._rebuild()
 
     def _finish_hand(self, deal_next: bool = True) -> None:
@@ -618,6 +681,7 @@ class TableSession:
                 # Before any bid, a card at the dealer's place is the turn-up.
                 hand.turn_up = card
                 self._rebuild()
+                self.undoable.append((seq, "turn_up"))
             return
         if self.phase != "playing":
             return  # the hand is settled or waits for the players: later cards change nothing
@@ -629,8 +693,10 @@ class TableSession:
             # trick on the table replaces the earlier one (taken back, or misread).
             was = hand.plays[index][1]
             hand.plays[index] = (event.seat, card)
+            hand.changed_at = seq
             self._notice(f"The camera now reads {referee.seat_name(event.seat)}'s card as "
-                         f"{card} (was {was}).", event.seat, seq)
+                         f"the {referee.card_words(card)} (it read the "
+                         f"{referee.card_words(was)} before).", event.seat, seq)
             self._rebuild()
             return
         trick_empty = not view.tricks or view.tricks[-1].winner is not None
@@ -646,6 +712,7 @@ class TableSession:
             hand.plays.append((event.seat, card))
         else:
             hand.pending[event.seat] = card
+        hand.changed_at = seq
         self._rebuild()
 
     def _apply_reread(self, event: CardReread, seq: int) -> None:
@@ -677,6 +744,7 @@ class TableSession:
                          event.seat, seq)
             return
         hand.plays = plays
+        hand.changed_at = seq
         self._rebuild()
 
     def _visible_play(self, seat: str) -> int | None:
@@ -717,6 +785,7 @@ class TableSession:
         hand.plays, hand.pending, was = self._corrected(p["trick"], p["seat"], p["card"])
         self.corrections.append(Correction(hand=hand.number, trick=p["trick"], seat=p["seat"],
                                            was=was, card=p["card"], seq=seq))
+        hand.changed_at = seq
         self._rebuild()
 
     # ---------------------------------------------------------------- testing

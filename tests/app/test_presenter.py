@@ -163,7 +163,8 @@ def test_renege_screen_tells_the_story(tmp_path: Path) -> None:
     assert v.headline == "Renege: South did not follow suit"
     assert v.story[0] == "In trick 1, spades were led and South played the queen of hearts."
     assert "nine of spades" in v.story[1]
-    assert [o.label for o in v.options] == ["Accept the penalty: East-West +2"]
+    assert [o.label for o in v.options] == ["Score the penalty: Cy & Di +2"]
+    assert v.chooser.startswith("The rule book gives one penalty")
     assert p.call_director() and p.renege_view().director_called
     assert p.tap_renege_option(0)
     assert p.screen == "score"
@@ -336,3 +337,160 @@ def test_a_cards_frame_is_kept_when_it_is_played_not_when_it_is_read_again(
     assert p.apply(reread)
     assert session.hand is not None and session.hand.plays[1] == ("S", "9S")
     assert p.frame_name(reread) is None
+
+
+CARD_CODE = r"\b[9TJQKA][CDHS]\b"
+
+
+def _started(tmp_path: Path, profile: str = "tournament", **kwargs: object) -> TablePresenter:
+    from tests.table.conftest import make_setup
+
+    s = TableSession.open(tmp_path / "j.sqlite3", **kwargs)  # type: ignore[arg-type]
+    s.configure(make_setup(profile))
+    s.start_game("N")
+    return TablePresenter(s)
+
+
+def test_undo_takes_back_a_wrong_bid_then_the_turn_up_then_the_dealer(tmp_path: Path) -> None:
+    p = _started(tmp_path)
+    assert p.bidding_view().undo == "Undo: North deals"
+    assert p.tap_turn_up("9H") and p.bidding_view().undo == "Undo the turn-up"
+    assert p.tap_bid(0)  # East: pass
+    assert p.tap_bid(0)  # ... and a second tap that passed for South too
+    assert p.bidding_view().undo == "Undo South's pass"
+    assert p.undo() and p.bidding_view().title == "South to bid"
+    assert p.undo() and p.undo()
+    assert p.bidding_view().turn_up is None
+    assert p.undo() and p.screen == "setup"
+
+
+def test_the_bid_that_made_trump_can_be_undone_until_a_card_is_played(tmp_path: Path) -> None:
+    p = _started(tmp_path)
+    p.tap_turn_up("9H")
+    p.tap_bid(0)
+    p.tap_bid(0)
+    order = next(b.index for b in p.bidding_view().buttons if b.label == "Order it up")
+    assert p.tap_bid(order) and p.screen == "live"
+    assert p.live_view().undo == "Undo: West ordered it up"
+    p.session.feed(CardPlayed("E", "AS", 1.0, 0.9))
+    assert p.live_view().undo == ""
+    assert not p.undo() and "cards are already on the table" in p.message
+
+
+def test_a_seats_card_on_the_live_screen_is_a_tap_target(tmp_path: Path) -> None:
+    p = _started(tmp_path)
+    p.tap_turn_up("9H")
+    for _ in range(3):
+        p.tap_bid(0 if _ < 2 else 1)
+    assert p.screen == "live"
+    p.session.feed(CardPlayed("E", "AS", 1.0, 0.9))
+    assert p.tap_seat("S")  # the camera missed South's card: tap South's empty place
+    assert p.screen == "correction" and p.selected == (1, "S")
+    assert p.pick_card("9S") and p.session.hand is not None
+    assert p.session.hand.plays == [("E", "AS"), ("S", "9S")]
+    log = p.correction_view().log
+    assert log == ("Trick 1, South: nine of spades added",)
+    assert p.tap_seat("E") and p.selected == (1, "E")
+    assert p.pick_card("KS")
+    assert p.correction_view().log[-1] == "Trick 1, East: ace of spades changed to king of spades"
+
+
+def test_no_card_code_reaches_a_player(tmp_path: Path) -> None:
+    import re
+
+    p = _started(tmp_path)
+    p.tap_turn_up("9H")
+    p.tap_bid(0), p.tap_bid(0), p.tap_bid(1)
+    p.session.feed(CardPlayed("E", "AS", 1.0, 0.9))
+    p.session.feed(CardPlayed("E", "9D", 2.0, 0.9))  # read again as another card
+    p.session.feed(CardPlayed("S", "9D", 3.0, 0.9))  # the same card twice
+    shown = [*p.live_view().notices, p.message]
+    assert any("nine of diamonds" in n for n in shown), shown
+    assert not any(re.search(CARD_CODE, n) for n in shown), shown
+
+
+def test_a_notice_goes_once_the_table_moves_on(tmp_path: Path) -> None:
+    p = _started(tmp_path)
+    p.tap_turn_up("9H")
+    p.tap_bid(0), p.tap_bid(0), p.tap_bid(1)
+    p.session.feed(CardPlayed("S", "9S", 1.0, 0.9))  # before East led
+    assert any("before East led" in n for n in p.live_view().notices)
+    p.session.feed(CardPlayed("E", "AS", 2.0, 0.9))
+    assert p.live_view().notices == ()
+
+
+def test_the_score_screen_closes_when_the_next_card_is_played(tmp_path: Path) -> None:
+    p = _started(tmp_path)
+    p.tap_turn_up("9H")
+    p.tap_bid(0), p.tap_bid(0), p.tap_bid(1)
+    p.open("score")
+    assert p.screen == "score"
+    p.session.feed(CardPlayed("E", "AS", 1.0, 0.9))
+    assert p.screen == "live"
+
+
+def test_call_the_director_once_and_cancel_it(tmp_path: Path) -> None:
+    from kiosk.table.outbox import Outbox
+
+    outbox = Outbox(tmp_path / "outbox.sqlite3")
+    p = _started(tmp_path, outbox=outbox)
+    assert p.call_director() and p.bidding_view().director_called
+    assert p.call_director() and not p.bidding_view().director_called  # the same button
+    calls = [i.body for i in outbox.pending() if i.kind == "call"]
+    assert [c.get("cancelled", False) for c in calls] == [False, True]
+
+
+def test_the_renege_choice_names_the_team_that_chooses(tmp_path: Path) -> None:
+    p = _started(tmp_path, profile="alberta55")  # the offended side chooses its penalty
+    s = p.session
+    s.see_turn_up("9H")
+    s.bid("pass"), s.bid("pass"), s.bid("order")
+    for t, (seat, card) in enumerate([("E", "AS"), ("S", "QH"), ("W", "KS"), ("N", "QS")]):
+        s.feed(CardPlayed(seat, card, t, 0.9))
+    s.feed(TrickCleared(10))
+    s.feed(CardPlayed("S", "9S", 11, 0.9))
+    v = p.renege_view()
+    assert v.chooser == "Cy & Di (East-West) choose, because South reneged:"
+    assert [o.label for o in v.options] == [
+        "Give Cy & Di 2 points", "Take 2 points from Ann & Bob",
+        "Play the hand out, and choose at the end"]
+    assert p.tap_renege_option(0) and p.screen == "score"
+    assert p.score_view().hand_summary == "Renege by South: Cy & Di +2"
+
+
+def test_a_paired_kiosk_gets_its_teams_before_the_first_deal(tmp_path: Path) -> None:
+    from kiosk.table.outbox import Outbox
+
+    outbox = Outbox(tmp_path / "outbox.sqlite3")
+    s = TableSession.open(tmp_path / "j.sqlite3", outbox=outbox)
+    p = TablePresenter(s)
+    outbox.configure("http://10.0.0.5:8555", "tok")
+    p.save_setup("Zone 4", "4", "2", "", "", "alberta55", 10, 0, False)
+    assert not p.start("N") and "both teams' names" in p.message
+    assert s.phase == "ready"
+
+    def seating(server: str, token: str) -> dict:
+        return {"table": 4, "next_round": 2, "profile": "alberta55", "rounds": [
+            {"round": 2, "table": 4, "teams": ["Ann & Bob", "Cy & Di"]}]}
+
+    assert p.fetch_seating(fetcher=seating)
+    assert (p.setup_view().team_ns, p.setup_view().team_ew) == ("Ann & Bob", "Cy & Di")
+    assert p.start("N") and s.phase == "bidding"
+
+
+def test_a_result_the_director_flags_is_not_thanked_for(tmp_path: Path) -> None:
+    from kiosk.table.outbox import Outbox
+
+    outbox = Outbox(tmp_path / "outbox.sqlite3")
+    s = TableSession.open(tmp_path / "j.sqlite3", outbox=outbox)
+    from tests.table.conftest import make_setup
+
+    s.configure(make_setup(points=1))
+    s.start_game("N")
+    p = TablePresenter(s)
+    play_demo_hand(p)
+    assert p.end_game() and p.confirm("NS") and p.confirm("EW")
+    item = outbox.item(s.game_id())
+    assert item is not None
+    outbox._finish(item, "acknowledged", {"acknowledged": True, "status": "conflict"})
+    assert "does not match" in p.game_end_view().note

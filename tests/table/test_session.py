@@ -430,3 +430,51 @@ def test_the_next_game_in_the_same_journal_is_played_and_sent_too(
     before = s.snapshot()
     s.journal.close()
     assert new_session(dealer=None, outbox=outbox).snapshot() == before
+
+
+def test_undo_takes_back_bids_then_the_turn_up_then_the_dealer_and_survives_a_restart(
+        new_session: Opener) -> None:
+    s = new_session()
+    s.see_turn_up("9H")
+    s.bid("pass")  # East
+    s.bid("pass")  # South, meant for East's partner... a wrong tap
+    assert s.last_step() == ("bid", {"seat": "S", "call": "pass", "alone": False})
+    s.undo()
+    assert s.hand is not None and [b["seat"] for b in s.hand.bids] == ["E"]
+    assert s.hand.view is not None and s.hand.view.to_bid == "S"
+    s.bid("pass")  # the same turn tapped again counts (a new key after the undo)
+    assert [b["seat"] for b in s.hand.bids] == ["E", "S"]
+    s.journal.close()
+    again = new_session()
+    assert again.hand is not None and [b["seat"] for b in again.hand.bids] == ["E", "S"]
+    again.undo()
+    again.undo()
+    assert again.last_step() == ("turn_up", {"card": "9H"})
+    again.undo()
+    assert again.hand is not None and again.hand.turn_up is None
+    assert again.last_step() == ("start", {"dealer": "N"})
+    again.undo()
+    assert again.phase == "ready" and again.hand is None
+    again.start_game("E")
+    assert again.hand is not None and again.hand.dealer == "E"
+    with pytest.raises(IntentRefused, match="nothing to undo"):
+        again.journal.close()
+        opened = new_session()
+        opened.undo()
+        opened.undo()
+
+
+def test_undo_takes_back_the_bid_that_made_trump_but_not_a_played_card(
+        new_session: Opener) -> None:
+    s = new_session()
+    s.see_turn_up("9H")
+    play_bids(s, DEMO["bids"])
+    assert s.phase == "playing"
+    s.undo()
+    assert s.phase == "bidding"
+    play_bids(s, DEMO["bids"][-1:])
+    assert s.phase == "playing"
+    s.feed(CardPlayed("E", "AS", 1.0, 0.9))
+    assert s.last_step() is None
+    with pytest.raises(IntentRefused, match="cards are already on the table"):
+        s.undo()

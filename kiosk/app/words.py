@@ -1,0 +1,128 @@
+"""Everything the kiosk says to players, in plain words: cards by name, never by code.
+
+The rules engine and the trick reader speak in card codes (`9D`, `TS`) and
+seat letters; a player reads "the nine of diamonds" and "East". Every sentence
+a screen shows passes through here, and `plain()` is the last guard: any card
+code left in a message becomes words.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kiosk.table import referee
+from kiosk.table.referee import SEAT_NAMES, SIDE_NAMES, SUIT_NAMES, seat_name
+
+SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+RANK_LABELS = {"T": "10"}
+EUCHRE_RANKS = ("9", "T", "J", "Q", "K", "A")
+SIDES = ("NS", "EW")
+
+
+def card_label(card: str) -> str:
+    """`TH` -> `10♥`: the short form drawn on a card face (never in running text)."""
+    return f"{RANK_LABELS.get(card[0], card[0])}{SUIT_SYMBOLS[card[1]]}"
+
+
+def card_words(card: str) -> str:
+    """`TH` -> 'ten of hearts' (for sentences)."""
+    return referee.card_words(card)
+
+
+def plain(text: str) -> str:
+    """The last guard before a screen: any card code left in a message said in words."""
+    return referee.plain_words(text)
+
+
+def clock_text(seconds: float) -> str:
+    seconds = max(0, int(seconds + 0.999))
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+#: a bid as the history says it, and as the Undo button takes it back
+_BID_FORMS = {
+    "pass": ("{who}: pass", "Undo {who}'s pass"),
+    "order": ("{who}: order it up{alone}", "Undo: {who} ordered it up{alone}"),
+    "name": ("{who}: {suit}{alone}", "Undo: {who} named {suit}{alone}"),
+}
+
+
+def _bid_text(bid: dict[str, Any], form: int) -> str:
+    return _BID_FORMS[bid["call"]][form].format(
+        who=seat_name(bid["seat"]), alone=" alone" if bid.get("alone") else "",
+        suit=SUIT_NAMES.get(str(bid.get("suit")), ""))
+
+
+def bid_words(bid: dict[str, Any]) -> str:
+    """One bid as the history shows it: 'West: order it up alone'."""
+    return _bid_text(bid, 0)
+
+
+def undo_words(step: tuple[str, dict[str, Any]] | None) -> str:
+    """What the Undo button takes back, on the button itself ('' when nothing)."""
+    if step is None:
+        return ""
+    kind, data = step
+    if kind == "start":
+        return f"Undo: {seat_name(data['dealer'])} deals"
+    if kind == "turn_up":
+        return "Undo the turn-up"
+    return _bid_text(data, 1)
+
+
+def points_words(points: dict[str, int], teams: dict[str, str]) -> str:
+    """'Ann & Bob +2, Cy & Di -2', or 'no points'."""
+    return ", ".join(f"{teams[s]} {points[s]:+d}" for s in SIDES if points.get(s)) or "no points"
+
+
+def result_words(view: referee.HandView, points: dict[str, int],
+                 teams: dict[str, str]) -> str:
+    """How the hand ended and what it scored; a renege is always named."""
+    result = view.result or view.penalty_now or {}
+    outcome = result.get("outcome", "")
+    if outcome == "passed":
+        return "Everyone passed: new deal."
+    makers = str(result.get("makers"))
+    words = {
+        "made": f"{teams.get(makers, makers)} made it",
+        "march": f"{teams.get(makers, makers)} took all five tricks",
+        "euchred": f"{teams.get(makers, makers)} were euchred",
+        "renege": "Renege",
+    }.get(outcome, outcome.replace("_", " ").capitalize())
+    if view.renege is not None:
+        who = seat_name(view.renege.seat)
+        words = f"Renege by {who}, penalty scored" if outcome != "renege" else f"Renege by {who}"
+    return f"{words}: {points_words(points, teams)}"
+
+
+def offended_side(view: referee.HandView) -> str | None:
+    """The side that did not renege: it makes the choice the rule book gives."""
+    if view.renege is None:
+        return None
+    return "EW" if view.renege.seat in ("N", "S") else "NS"
+
+
+def renege_option_words(choice: str, points: dict[str, int], teams: dict[str, str],
+                        offended: str) -> str:
+    """A renege option with team names, never 'our' or 'their' (all four players read
+    the one screen)."""
+    offender = "EW" if offended == "NS" else "NS"
+    amount = max((abs(n) for n in points.values()), default=0)
+    if choice == "penalty_added":
+        return f"Give {teams[offended]} {amount} points"
+    if choice == "penalty_deducted":
+        return f"Take {amount} points from {teams[offender]}"
+    if choice == "as_played":
+        return f"Score the hand as played: {points_words(points, teams)}"
+    if choice == "accept":
+        return f"Score the penalty: {points_words(points, teams)}"
+    if choice == "play_on":
+        return "Play the hand out, and choose at the end"
+    return f"{choice.replace('_', ' ').capitalize()}: {points_words(points, teams)}"
+
+
+def team_of(seat: str, teams: dict[str, str]) -> str:
+    return teams["NS" if seat in ("N", "S") else "EW"]
+
+
+__all__ = ["SIDE_NAMES", "SUIT_NAMES", "SEAT_NAMES", "card_label", "card_words", "plain"]

@@ -309,3 +309,63 @@ def test_the_set_up_form_is_locked_once_results_came_in(tournament: Client) -> N
     assert tournament.soup("/setup").select_one("form fieldset").get("disabled") is None
     pair(tournament, 1).post(result(1, ["Ann & Bob", "Cy & Di"], [10, 1]), "k")
     assert tournament.soup("/setup").select_one("form fieldset").has_attr("disabled")
+
+
+# -- what a real director missed (issue 42) -------------------------------------
+
+
+def test_the_laptop_shows_the_pin_and_the_kiosks_address_and_no_one_else_does(
+    tournament: Client,
+) -> None:
+    pin = tournament.app.director.pin
+    for path in ("/setup", "/tables", "/devices"):
+        laptop = tournament.soup(path).select_one("#laptop")
+        assert laptop is not None and pin in laptop.text and "10.1.2.3:8555" in laptop.text
+    phone = tournament.device("10.1.2.88")
+    for path in ("/standings", "/sheet", "/login"):
+        assert pin not in phone.get(path).text
+
+
+def test_rule_books_are_named_in_words(tournament: Client) -> None:
+    assert "Alberta 55 Plus rules" in tournament.soup("/sheet").select_one("p.lead").text
+    labels = [lab.text for lab in tournament.soup("/setup").select("label.choice")]
+    assert any("SSC league" in text for text in labels)
+
+
+def test_keep_the_counted_result_settles_a_conflict(tournament: Client) -> None:
+    kiosk = pair(tournament, 1)
+    kiosk.post(result(1, ["Ann & Bob", "Cy & Di"], [10, 7]), "a")
+    kiosk.post(result(1, ["Ann & Bob", "Cy & Di"], [9, 10]), "b")
+    soup = tournament.soup("/game/1/1")
+    keep = soup.select_one("#decide form")
+    assert keep.select_one("button").text == "Keep the counted result"
+    ids = [i["id"] for i in soup.select("input[id]")]
+    assert len(ids) == len(set(ids))  # each form has its own fields
+    fields = {i["name"]: i.get("value", "") for i in keep.select("input")}
+    response = tournament.post_form(
+        "/game/1/1/correct", fields | {"who": "Marg", "why": "the kiosk was right"}
+    )
+    assert response.status == 303 and "problem" not in (response.header("Location") or "")
+    game = game_at(tournament, 1, 1)
+    assert game["points"] == [10, 7] and not game["needs_decision"]
+
+
+def test_the_print_page_is_dated_and_lists_the_reneges(tournament: Client) -> None:
+    renege = {"hand": 2, "seat": "S", "trick": 3, "team": "Cy & Di", "penalty": "2 points"}
+    pair(tournament, 1).post(result(1, ["Ann & Bob", "Cy & Di"], [10, 4], reneges=[renege]), "k")
+    page = tournament.soup("/print")
+    assert "printed" in page.select_one("main p").text
+    assert page.select_one("#reneges") is not None and "Cy & Di" in page.select_one("#reneges").text
+    rows = tournament.get("/export/reneges.csv").body.decode("utf-8-sig").splitlines()
+    assert rows[0].startswith("Game,Table,Seat") and "Cy & Di" in rows[1]
+
+
+def test_a_phone_sees_the_standings_without_director_links(tournament: Client) -> None:
+    pair(tournament, 1).post(result(1, ["Ann & Bob", "Cy & Di"], [10, 4]), "k")
+    phone = tournament.device("10.1.2.88")
+    assert phone.get("/").header("Location") == "/standings"
+    soup = phone.soup("/standings")
+    assert [a["href"] for a in soup.select("header nav a")] == ["/standings", "/sheet", "/seating"]
+    assert soup.select_one('meta[name="viewport"]') is not None
+    assert soup.select_one("#standings tbody tr td:nth-of-type(2)").text == "Ann & Bob"
+    assert not soup.select("form")

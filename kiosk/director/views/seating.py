@@ -49,13 +49,13 @@ def show(app: App, request: Request, fmt: str | None = None) -> Response:
 def cut(app: App, request: Request) -> Response:
     form = request.form()
     try:
-        table = int(form.get("table", "0"))
+        table = int(form.get("table", "0")) if form.get("table", "").isdigit() else 0
         app.director.record_cut(
             table,
             [form.get("a1", ""), form.get("a2", "")],
             [form.get("b1", ""), form.get("b2", "")],
             app.who(request),
         )
-    except (ValueError, DirectorError) as problem:
+    except DirectorError as problem:
         return redirect("/seating?" + urllib.parse.urlencode({"problem": str(problem)}))
     return redirect("/seating")

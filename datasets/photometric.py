@@ -77,7 +77,7 @@ def blur(img: np.ndarray, rng: Rng) -> np.ndarray:
 
 
 #: the range of the sensor noise's strength, drawn first by :func:`sensor_noise`
-#: (``models/naming_bound.py`` reads the draw to know how much a picture's noise hides)
+#: (``lab/naming_bound.py`` reads the draw to know how much a picture's noise hides)
 NOISE_SIGMA = (2.0, 14.0)
 
 

@@ -50,10 +50,10 @@ import argparse
 import json
 import sys
 import time
-from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator
 from itertools import islice
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -64,16 +64,19 @@ sys.path.insert(0, str(REPO))
 from datasets.boxes import iou_matrix, yolo_to_pixels  # noqa: E402
 from datasets.photometric import EFFECTS, check_effects  # noqa: E402
 from datasets.real_photos import REAL_DIR, read_labels, split_list  # noqa: E402
+from kiosk.vision.classes import CLASSES, FACE_DOWN, is_euchre_or_five  # noqa: E402
+from kiosk.vision.detection import Detection  # noqa: E402
 from kiosk.vision.detector import (  # noqa: E402
-    CLASSES,
     CONFIDENCE,
-    FACE_DOWN,
     PROPOSAL_CONFIDENCE,
-    Detection,
     Detector,
     ModelError,
     confidence_problem,
-    is_euchre_or_five,
+)
+from models.metrics import (  # noqa: E402
+    BOX_OFF_IOU,
+    GROUPS,
+    SetTally,
 )
 
 SCENES = REPO / "datasets" / "generated" / "scenes"
@@ -131,38 +134,13 @@ def hand_items(folder: Path, limit: int | None) -> Iterator[tuple[np.ndarray, Tr
         yield frame, [(None if cls == UNNAMED else CLASSES[cls], box) for cls, box in rows]
 
 
-def average_precision(recall: np.ndarray, precision: np.ndarray) -> float:
-    """COCO 101-point AP: mean over recall r = 0, 0.01 ... 1 of the best precision at >= r.
-
-    >>> average_precision(np.array([0.5, 1.0]), np.array([1.0, 1.0]))
-    1.0
-    """
-    envelope = np.flip(np.maximum.accumulate(np.flip(precision)))
-    at = np.searchsorted(recall, np.linspace(0, 1, 101), side="left")
-    values = np.where(at < len(recall), envelope[np.minimum(at, len(recall) - 1)], 0.0)
-    return float(values.mean())
-
 
 def evaluate(detector: Detector, items: Iterable[tuple[Path | np.ndarray, Truth]],
-             operating: float) -> dict:
-    thresholds = np.arange(0.5, 0.96, 0.05)
-    # per class: list of (confidence, tp flags per IoU threshold)
-    scored: dict[str, list[tuple[float, np.ndarray]]] = defaultdict(list)
-    n_truth: dict[str, int] = defaultdict(int)
-    hits: dict[str, int] = defaultdict(int)
-    false_all = false_kiosk = 0
-    cards_total = cards_found = 0
-    missed_cards: dict[str, int] = defaultdict(int)
-    proposed = kiosk_boxes = 0  # the first stage alone: labelled boxes it proposes
-    causes: dict[str, int] = defaultdict(int)  # why a labelled box was missed
-    group_labels: dict[str, int] = defaultdict(int)  # labels of each kind, and found
-    group_found: dict[str, int] = defaultdict(int)
-    # the second stage on the labels' own boxes: [labels, named right, right at operating]
-    on_true_boxes: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
-    seconds = 0.0
-    images = 0
+             operating: float) -> dict[str, Any]:
+    """Score the detector on a set's pictures (``metrics.json``'s figures for the set)."""
+    tally = SetTally(operating)
     for path, truth_rows in items:
-        images += 1
+        tally.images += 1
         image = path if isinstance(path, np.ndarray) else cv2.imread(str(path))
         if image is None:
             raise UnreadablePicture(f"cannot read {path}")
@@ -172,61 +150,28 @@ def evaluate(detector: Detector, items: Iterable[tuple[Path | np.ndarray, Truth]
         # one network pass scores both stages: the proposals, then the names given them
         proposals = detector.propose(image, 0.001 if detector.namer is None else None)
         dets = detector.name(image, proposals, confidence=0.001)
-        seconds += time.perf_counter() - start
+        tally.seconds += time.perf_counter() - start
         labelled = [(c, b) for c, b in truth if c is not None]
         ignore = np.array([b for c, b in truth if c is None]).reshape(-1, 4)
         gt_boxes = np.array([b for _, b in labelled]).reshape(-1, 4)
         gt_cls = [c for c, _ in labelled]
         kiosk = np.array([is_euchre_or_five(c) for c in gt_cls], bool)
-        if kiosk.any():
-            first = [p for p in proposals if p.confidence >= detector.proposal_confidence]
-            boxes = np.array([p.box for p in first]).reshape(-1, 4)
-            cover = iou_matrix(gt_boxes[kiosk], boxes)
-            proposed += int((cover.max(axis=1) >= 0.5).sum()) if cover.size else 0
-            kiosk_boxes += int(kiosk.sum())
+        tally.count_proposals(proposals, detector.proposal_confidence, gt_boxes, kiosk)
         for c in gt_cls:
-            n_truth[c] += 1
+            tally.n_truth[c] += 1
         det_boxes = np.array([d.box for d in dets]).reshape(-1, 4)
         ious = iou_matrix(det_boxes, gt_boxes)
         ign = iou_matrix(det_boxes, ignore).max(axis=1) if len(ignore) else np.zeros(len(dets))
-        # mAP bookkeeping: greedy matching per IoU threshold, by confidence
-        taken = np.zeros((len(thresholds), len(labelled)), bool)
-        for i, d in enumerate(dets):  # already sorted best first by NMS
-            tp = np.zeros(len(thresholds), bool)
-            for t, thr in enumerate(thresholds):
-                candidates = [
-                    j for j in range(len(labelled))
-                    if gt_cls[j] == d.card and not taken[t, j] and ious[i, j] >= thr
-                ]  # fmt: skip
-                if candidates:
-                    j = max(candidates, key=lambda k: ious[i, k])
-                    taken[t, j] = True
-                    tp[t] = True
-            if tp[0] or ign[i] < 0.3:
-                scored[d.card].append((d.confidence, tp))
-        # operating point
-        matched = np.zeros(len(labelled), bool)
-        for i, d in enumerate(dets):
-            if d.confidence < operating:
-                continue
-            candidates = [
-                j for j in range(len(labelled))
-                if gt_cls[j] == d.card and not matched[j] and ious[i, j] >= 0.5
-            ]  # fmt: skip
-            if candidates:
-                matched[max(candidates, key=lambda k: ious[i, k])] = True
-            elif ign[i] < 0.3:
-                false_all += 1
-                false_kiosk += is_euchre_or_five(d.card)
-        for j, c in enumerate(gt_cls):
-            hits[c] += int(matched[j])
+        tally.count_precision(dets, ious, ign, gt_cls)
+        matched = tally.count_operating(dets, ious, ign, gt_cls)
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
         kinds = [label_groups(grey, box) for box in gt_boxes]
         for j in range(len(labelled)):
             for group in kinds[j]:
-                group_labels[group] += 1
-                group_found[group] += int(matched[j])
-        _count_miss_causes(causes, proposals, dets, ious, gt_boxes, gt_cls, matched, operating)
+                tally.group_labels[group] += 1
+                tally.group_found[group] += int(matched[j])
+        _count_miss_causes(tally.causes, proposals, dets, ious, gt_boxes, gt_cls, matched,
+                           operating)
         if detector.namer is not None:
             faces = [j for j, c in enumerate(gt_cls) if c != FACE_DOWN]
             answers = name_true_boxes(
@@ -234,79 +179,12 @@ def evaluate(detector: Detector, items: Iterable[tuple[Path | np.ndarray, Truth]
             )
             for j, (right, sure) in zip(faces, answers, strict=True):
                 for group in ("all", *kinds[j]):
-                    tally = on_true_boxes[group]
-                    tally[0] += 1
-                    tally[1] += right
-                    tally[2] += right and sure >= operating
-        for card in set(gt_cls):
-            if is_euchre_or_five(card):
-                cards_total += 1
-                found = any(matched[j] for j, c in enumerate(gt_cls) if c == card)
-                cards_found += found
-                if not found:
-                    missed_cards[card] += 1
-    ap50, ap = {}, {}
-    for card, count in n_truth.items():
-        rows = sorted(scored[card], key=lambda r: -r[0])
-        if not rows:
-            ap50[card] = ap[card] = 0.0
-            continue
-        tps = np.array([r[1] for r in rows], dtype=float)
-        cum_tp = np.cumsum(tps, axis=0)
-        cum_fp = np.cumsum(1 - tps, axis=0)
-        aps = []
-        for t in range(len(thresholds)):
-            recall = cum_tp[:, t] / count
-            precision = cum_tp[:, t] / np.maximum(cum_tp[:, t] + cum_fp[:, t], 1e-9)
-            aps.append(average_precision(recall, precision))
-        ap50[card], ap[card] = aps[0], float(np.mean(aps))
-    kiosk_classes = [c for c in n_truth if is_euchre_or_five(c)]
-    boxes_kiosk = sum(n_truth[c] for c in kiosk_classes)
-    euchre_5s_back = [c for c in ap50 if is_euchre_or_five(c) or c == FACE_DOWN]
-    return {
-        "images": images,
-        "boxes": int(sum(n_truth.values())),
-        "mAP50": round(float(np.mean(list(ap50.values()))), 4) if ap50 else 0.0,
-        "mAP50-95": round(float(np.mean(list(ap.values()))), 4) if ap else 0.0,
-        # the same over the classes the kiosk scores with (the euchre cards, the 5s and
-        # ``back``); the others (2-4, 6-8) are there so that they are not read as those
-        "mAP50_euchre_5s_back": (
-            round(float(np.mean([ap50[c] for c in euchre_5s_back])), 4)
-            if euchre_5s_back
-            else 0.0
-        ),
-        "operating_confidence": operating,
-        "recall_all_boxes": round(sum(hits.values()) / max(sum(n_truth.values()), 1), 4),
-        "recall_euchre_and_5s_boxes": round(
-            sum(hits[c] for c in kiosk_classes) / max(boxes_kiosk, 1), 4
-        ),
-        "recall_euchre_and_5s_cards": round(cards_found / max(cards_total, 1), 4),
-        # stage 1 alone: labelled euchre/5 boxes some proposal covers (IoU >= 0.5); a box
-        # not proposed can never be named, so this bounds the box recall
-        "proposal_recall_euchre_and_5s_boxes": round(proposed / max(kiosk_boxes, 1), 4),
-        "false_detections_per_image": round(false_all / max(images, 1), 4),
-        "false_euchre_or_5_detections_per_image": round(false_kiosk / max(images, 1), 4),
-        "ms_per_image_detect": round(1000 * seconds / max(images, 1), 1),
-        "recall_per_class": {
-            c: round(hits[c] / n_truth[c], 3) for c in CLASSES if n_truth.get(c)
-        },
-        "boxes_per_class": {c: n_truth[c] for c in CLASSES if n_truth.get(c)},
-        "ap50_per_class": {c: round(ap50[c], 3) for c in CLASSES if c in ap50},
-        "missed_cards": dict(sorted(missed_cards.items())),
-        "miss_causes": {k: causes[k] for k in MISS_CAUSES},
-        "recall_by_group": {
-            g: {"labels": group_labels[g], "recall": round(group_found[g] / group_labels[g], 4)}
-            for g in GROUPS if group_labels.get(g)
-        },
-        # the second stage given each face label's own box (no first stage): how much of
-        # the recall the naming alone can reach; empty without a classifier
-        "naming_on_true_boxes": {
-            g: {"labels": n, "named_right": round(right / n, 4),
-                "named_right_at_operating": round(sure / n, 4)}
-            for g in ("all", *GROUPS) if g in on_true_boxes
-            for n, right, sure in [on_true_boxes[g]]
-        },
-    }
+                    count = tally.on_true_boxes[group]
+                    count[0] += 1
+                    count[1] += right
+                    count[2] += right and sure >= operating
+        tally.count_cards(gt_cls, matched)
+    return tally.report()
 
 
 def name_true_boxes(
@@ -317,9 +195,9 @@ def name_true_boxes(
     surely. The gap between this and the recall is the first stage's (and the boxes'),
     the gap between this and 1 the naming's, whatever the proposals. Faces only: a
     ``back`` is called by both networks, and a label's box carries no first-stage call."""
-    if not boxes:
+    if not boxes or detector.namer is None:
         return []
-    rows = detector.naming(image, boxes)
+    rows = detector.naming(image, [[float(v) for v in box] for box in boxes])
     classes = detector.namer.classes
     return [
         (classes[int(row.argmax())] == card, float(row.max()))
@@ -327,11 +205,6 @@ def name_true_boxes(
     ]
 
 
-#: the kinds of label ``recall_by_group`` reports (a label may be of several)
-GROUPS = (
-    "long side under 20 px", "long side 20-35 px", "long side 35 px and over",
-    "cut by the picture's edge", "on a dark ground",
-)  # fmt: skip
 #: a label's box whose middle brightness is under this (of 255) lies on a dark ground:
 #: a dark-faced card with light print, or a light card in deep shadow
 DARK_GROUND = 110
@@ -355,13 +228,7 @@ def label_groups(grey: np.ndarray, box: np.ndarray) -> list[str]:
 
 
 #: why a labelled box was missed at the operating point, first cause that applies
-MISS_CAUSES = (
-    "right_name_box_off", "no_proposal", "named_wrongly", "right_name_under_operating",
-    "wrong_name_under_operating", "not_an_index",
-)  # fmt: skip
-#: a detection of the label's own card overlapping it at least this much (but under the
-#: 0.5 that matches) found the card and drew its box otherwise
-BOX_OFF_IOU = 0.1
+
 
 
 def _count_miss_causes(causes: dict[str, int], proposals: list[Detection],
@@ -413,9 +280,10 @@ def missing_pictures(sets: list[str], synthetic_split: str, hands: Path | None) 
     return None
 
 
-def measure(detector: Detector, sets: list[str], args: argparse.Namespace) -> dict[str, dict]:
+def measure(detector: Detector, sets: list[str], args: argparse.Namespace
+            ) -> dict[str, dict[str, Any]]:
     """The report of each requested set (:func:`missing_pictures` found them there)."""
-    report: dict[str, dict] = {}
+    report: dict[str, dict[str, Any]] = {}
     if "synthetic" in sets:
         if args.camera == "off":
             report[f"synthetic_{args.synthetic_split}_camera_off"] = evaluate(
@@ -511,16 +379,16 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         check_effects(args.without)
-    except ValueError as problem:
-        print(f"evaluate: --without: {problem}", file=sys.stderr)
+    except ValueError as wrong:
+        print(f"evaluate: --without: {wrong}", file=sys.stderr)
         return 2
     if args.without and args.camera == "off":
         print("evaluate: --camera off leaves out every effect: no --without with it",
               file=sys.stderr)  # fmt: skip
         return 2
-    problem = missing_pictures(sets, args.synthetic_split, args.hands)
-    if problem:
-        print(f"evaluate: {problem}", file=sys.stderr)
+    missing = missing_pictures(sets, args.synthetic_split, args.hands)
+    if missing:
+        print(f"evaluate: {missing}", file=sys.stderr)
         return 2
     namer = None if args.classifier == "none" else args.classifier
     try:
@@ -532,10 +400,10 @@ def main(argv: list[str] | None = None) -> int:
             proposal_confidence=args.proposal_confidence,
             scales=args.scales,
         )
-    except ModelError as problem:
-        print(f"evaluate: {problem}", file=sys.stderr)
+    except ModelError as unloadable:
+        print(f"evaluate: {unloadable}", file=sys.stderr)
         return 2
-    report = {
+    report: dict[str, Any] = {
         "model": str(args.model),
         "index_classifier": str(detector.namer.path) if detector.namer else None,
         "suit_reader": str(detector.suit_reader.path) if detector.suit_reader else None,

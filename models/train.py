@@ -15,7 +15,7 @@ writes its data) starts from the card model's weights, all but the class head::
 
 Run it in the background and keep the log::
 
-    nohup .venv/bin/python models/train.py > models/train.log 2>&1 &
+    nohup .venv/bin/python models/train.py > runs/train.log 2>&1 &
 
 ``--resume`` takes the newest ``runs/cards*/weights/last.pt``. If that run was interrupted
 (its checkpoint still holds the optimizer) it is resumed with ultralytics' own resume

@@ -41,7 +41,7 @@ VERSION = 3
 #: the networks a profile may refit, by the name its file gives each layer
 INDEX, SUIT = "index", "suit"
 #: the ridge pull of a refitted layer towards the shipped one; chosen by
-#: ``scripts/bench_enrolment.py`` (models/README.md, "Deck profiles")
+#: ``scripts/bench_enrolment.py`` (lab/MODEL_NOTES.md, "Deck profiles")
 PULL = 0.05
 #: the steps and rate of the fit
 STEPS = 200

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from models.blind_sheet import TILE, Label, detail, main, make, score
+from lab.blind_sheet import TILE, Label, detail, main, make, score
 
 
 def _scene(tmp_path: Path) -> str:
@@ -81,7 +81,7 @@ def test_unreadable_answers_are_one_line(tmp_path: Path, capsys: pytest.CaptureF
 def test_no_generated_scenes_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                          capsys: pytest.CaptureFixture) -> None:
     """On a fresh checkout the scenes are not generated yet: say so, and draw nothing."""
-    import models.blind_sheet as blind_sheet
+    import lab.blind_sheet as blind_sheet
     import models.evaluate as evaluate
 
     monkeypatch.setattr(evaluate, "SCENES", tmp_path / "scenes")
@@ -127,7 +127,7 @@ def test_outcomes_draw_the_scene_again_only_for_the_detail(
     drawing each scene again; with it, the detail is measured."""
     import datasets.scenes as scenes
     import models.evaluate as evaluate
-    from models.blind_sheet import outcomes
+    from lab.blind_sheet import outcomes
 
     val = tmp_path / "scenes" / "val"
     for folder in ("images", "labels"):

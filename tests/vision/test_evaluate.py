@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from kiosk.vision.detector import Detection
+from kiosk.vision.detection import Detection
 from models.evaluate import evaluate, iou_matrix
 
 

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from datasets.scenes import render_scene
-from models import naming_bound
-from models.naming_bound import confusion_floor, distance, draw, rivals, scene_bounds
+from lab import naming_bound
+from lab.naming_bound import confusion_floor, distance, draw, rivals, scene_bounds
 
 #: a small scene (160 px) with sensor noise and three small faces: 8S, 5D, KC
 SEED, SIZE = 19, 160

@@ -1,6 +1,6 @@
 """How many synthetic labels could any reader name? A bound from the generator's own noise.
 
-    python models/naming_bound.py --split test --out runs/bound-test.json [--limit N]
+    python lab/naming_bound.py --split test --out runs/bound-test.json [--limit N]
 
 The synthetic target (mAP50 0.98) asks the detector to name nearly every labelled index,
 however small and blurred. Whether that is possible at all is a question about the
@@ -38,7 +38,7 @@ its own face or a rival's, without noise, that lies nearest the saved picture ov
 pixels where the drawings differ (``nearest``). What it names right, the saved picture
 still holds; what it misses, JPEG and clipping took, or nearly. ``--detector`` sets these
 beside what the kiosk's detector made of each euchre card and 5
-(:func:`models.blind_sheet.outcomes`).
+(:func:`lab.blind_sheet.outcomes`).
 """
 
 from __future__ import annotations
@@ -276,7 +276,7 @@ def detector_outcomes(
 ) -> dict[tuple[int, str, tuple], bool]:
     """Whether ``detector`` (the kiosk's: all four shipped networks) named each labelled
     euchre card and 5 of a split at the operating point, by (seed, card, box)."""
-    from models.blind_sheet import outcomes
+    from lab.blind_sheet import outcomes
 
     return {
         (int(Path(o.scene).stem), o.card, tuple(round(v) for v in o.box)): o.found

@@ -1,7 +1,7 @@
 """Blind reading sheets: could an eye have named the indices the detector missed?
 
-    python models/blind_sheet.py make --split val --out runs/blind    # sheets and their key
-    python models/blind_sheet.py score runs/blind answers.json        # how the reader did
+    python lab/blind_sheet.py make --split val --out runs/blind    # sheets and their key
+    python lab/blind_sheet.py score runs/blind answers.json        # how the reader did
 
 ``make`` runs the detector as the kiosk does over a split's generated scenes, takes
 every labelled euchre card or 5 it missed at the operating point and as many it found
@@ -41,7 +41,8 @@ sys.path.insert(0, str(REPO))
 
 from datasets.boxes import iou_matrix, yolo_to_pixels  # noqa: E402
 from datasets.label_sheet import sheet  # noqa: E402
-from kiosk.vision.detector import CONFIDENCE, Detector, ModelError, is_euchre_or_five  # noqa: E402
+from kiosk.vision.classes import is_euchre_or_five  # noqa: E402
+from kiosk.vision.detector import CONFIDENCE, Detector, ModelError  # noqa: E402
 from models.evaluate import SCENES, UnreadablePicture, synthetic_items  # noqa: E402
 
 #: side of a tile in pixels, and how far around the index it reaches (times the index's

@@ -26,13 +26,17 @@ from kiosk.app.screens.correction import CorrectionScreen
 from kiosk.app.screens.deck import DeckScreen
 from kiosk.app.screens.game_end import GameEndScreen
 from kiosk.app.screens.live import LiveScreen
+from kiosk.app.screens.pairing import PairingScreen
 from kiosk.app.screens.renege import RenegeScreen
 from kiosk.app.screens.score import ScoreScreen
-from kiosk.app.screens.setup import SetupScreen
+from kiosk.app.screens.setup import RulesScreen, SetupScreen
+from kiosk.app.taps import TapGuard
 from kiosk.table.feed import FrameFeed, save_frame
 
 SCREENS: dict[str, type[KioskScreen]] = {
     "setup": SetupScreen,
+    "rules": RulesScreen,
+    "pairing": PairingScreen,
     "calibration": CalibrationScreen,
     "deck": DeckScreen,
     "bidding": BiddingScreen,
@@ -70,6 +74,8 @@ class KioskApp(App):
         self._shooting = 0
         self._flips = 0  # frames the window has drawn (a picture needs a drawn frame)
         self._stopping = 0
+        #: a second tap on the same place within 0.7 s is dropped (kiosk.app.taps)
+        self.taps = TapGuard()
         if shots_dir is not None:
             shots_dir.mkdir(parents=True, exist_ok=True)
             for old in shots_dir.glob("*.png"):
@@ -78,6 +84,7 @@ class KioskApp(App):
     def build(self) -> ScreenManager:
         Window.clearcolor = widgets.BACKGROUND
         Window.bind(on_flip=self._flipped)
+        Window.bind(on_touch_down=self._repeat_tap)
         manager = ScreenManager(transition=NoTransition())
         for name, cls in SCREENS.items():
             screen = cls(name=name)
@@ -115,6 +122,16 @@ class KioskApp(App):
                 # after the layout and, on the live screen, a camera frame or two
                 # once the new screen is laid out and drawn (two frames after this one)
                 self._shoot_after(shot, self._flips + 3, Clock.get_time() + 3.0)
+
+    def _repeat_tap(self, window: Any, touch: Any) -> bool:
+        """True (the touch stops here) for a repeat of the last tap; the on-screen
+        keyboard's keys are never held back."""
+        from kivy.uix.vkeyboard import VKeyboard
+
+        if any(isinstance(w, VKeyboard) and w.collide_point(*touch.pos)
+               for w in window.children):
+            return False
+        return not self.taps.accept(*touch.pos)
 
     def _flipped(self, *_args: Any) -> None:
         self._flips += 1

@@ -50,7 +50,7 @@ class TablePresenter:
 
     session: TableSession
     camera: bool = False  # a live picture is shown behind the table
-    #: which card detector reads the picture, in plain words (shown on the live screen)
+    #: which card detector reads the picture, in plain words (the camera set-up shows it)
     detector: str = ""
     message: str = ""
     overlay: str | None = None  # a screen the players opened: 'correction', 'score', ...
@@ -114,6 +114,8 @@ class TablePresenter:
         if self.overlay in ("calibration", "deck") and phase in (
                 "setup", "ready", "bidding", "playing"):
             return self.overlay  # set-up, or the camera moved during a game
+        if self.overlay in ("rules", "pairing") and phase in ("setup", "ready"):
+            return self.overlay
         return {
             "setup": "setup", "ready": "setup", "bidding": "bidding", "playing": "live",
             "renege": "renege", "hand_over": "score", "game_over": "game_end",
@@ -192,6 +194,24 @@ class TablePresenter:
             self._changed()
             return False
         return self._do(lambda: self.session.configure(setup))
+
+    def update_setup(self, **changes: Any) -> bool:
+        """Change some of the set-up (the names on one screen, the rules on another),
+        keeping the rest as saved."""
+        s = self.session.setup or default_setup()
+        fields = {"tournament": s.tournament, "table": str(s.table), "round_": str(s.round),
+                  "team_ns": s.team_ns, "team_ew": s.team_ew, "profile": s.profile,
+                  "points_to_win": s.points_to_win, "minutes": s.minutes,
+                  "four_colour": s.four_colour}
+        fields.update(changes)
+        return self.save_setup(**fields)
+
+    def rules_words(self) -> str:
+        """The rules as the set-up screen's button says them: 'Alberta 55+: first to 10,
+        25 minutes'."""
+        s = self.session.setup or default_setup()
+        limit = f"{s.minutes} minutes" if s.minutes else "no time limit"
+        return f"{referee.profile_info(s.profile).name}: first to {s.points_to_win}, {limit}"
 
     def pairing_status(self) -> str:
         """Whether results can reach the director, in plain words."""
@@ -372,8 +392,9 @@ class TablePresenter:
         if view.maker:
             contract = f"{seat_name(view.maker)} made it" + (" and plays alone" if view.alone
                                                               else "")
-        notices = tuple(plain(n.text) for n in session.notices[-2:]
-                        if n.hand == hand.number and n.seq >= hand.changed_at)
+        fresh = [n for n in session.notices[-2:]
+                 if n.hand == hand.number and n.seq >= hand.changed_at]
+        notices = tuple(plain(n.text) for n in fresh)
         if view.problem:
             notices = (*notices, plain(view.problem))
         return LiveView(title=title, trump=trump, contract=contract, seats=seats,
@@ -383,8 +404,8 @@ class TablePresenter:
                         camera=self.camera, trump_suit=view.trump or "",
                         director_called=hand.director_called,
                         turn=seat_name(view.to_play) if view.to_play and not won_by else "",
-                        detector=self.detector if self.camera else "",
                         undo=words.undo_words(session.last_step()),
+                        recalibrate=any(n.kind == "camera_moved" for n in fresh),
                         current_trick=max(1, len(view.tricks)) if on_table else
                         max(1, min(5, view.trick_number)))
 
@@ -536,7 +557,7 @@ class TablePresenter:
             f"Hand {h.number}: " + (", ".join(f"{teams[side]} {h.points[side]:+d}"
                                               for side in ("NS", "EW") if h.points.get(side))
                                     or "new deal")
-            for h in session.finished[-6:]
+            for h in session.finished[-3:]
         )
         phase = session.phase
         return ScoreView(

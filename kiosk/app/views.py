@@ -76,9 +76,9 @@ class LiveView:
     trump_suit: str = ""
     director_called: bool = False
     turn: str = ""  # the seat on turn, 'North', or '' (shown in big type)
-    detector: str = ""
     undo: str = ""  # the last bid may still be taken back before the first card
     current_trick: int = 1  # the trick a tap on a seat's card fixes
+    recalibrate: bool = False  # the camera moved: the way to the camera set-up is shown
 
 
 @dataclass(frozen=True)

@@ -27,16 +27,16 @@ from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from kiosk.app import markers
-from kiosk.app.presenter import RANK_LABELS, SUIT_SYMBOLS, suit_colour
+from kiosk.app.palette import BACKGROUND, FELT, GOLD, hex_colour, suit_colour, suit_light
+from kiosk.app.words import RANK_LABELS, SUIT_SYMBOLS
 
 SYMBOL_FONT = "DejaVuSans"
-#: RGBA of the kiosk's look: dark, high contrast.
-BACKGROUND = (0.07, 0.09, 0.11, 1)
-FELT = (0.05, 0.33, 0.2, 1)
-GOLD = (1.0, 0.8, 0.15, 1)
+__all__ = ["BACKGROUND", "FELT", "GOLD", "CardFace", "FiveMarker", "PictureLabel",
+           "TrumpMark", "suit_markup"]
 
 
 def load_kv(py_file: str) -> None:
@@ -47,22 +47,16 @@ def load_kv(py_file: str) -> None:
 
 
 def suit_markup(text: str, four_colour: bool = False) -> str:
-    """Wrap suit symbols (and suit words' symbols) in their font and colour for a
-    markup label: 'Hearts ♥' reads right in Roboto with a DejaVu heart."""
+    """Wrap suit symbols in their font and their light ink for a markup label on a dark
+    button: 'Hearts ♥' reads right in Roboto with a DejaVu heart, never an empty box."""
 
     def paint(match: re.Match[str]) -> str:
         symbol = match.group(0)
         suit = next(s for s, sym in SUIT_SYMBOLS.items() if sym == symbol)
-        r, g, b, _a = suit_colour(suit, four_colour)
-        if suit in ("S", "C") and not four_colour or suit == "S":
-            r, g, b = 1, 1, 1  # black ink is invisible on the dark buttons
-        return f"[font={SYMBOL_FONT}][color={_hex(r, g, b)}]{symbol}[/color][/font]"
+        return (f"[font={SYMBOL_FONT}][color={hex_colour(suit_light(suit, four_colour))}]"
+                f"{symbol}[/color][/font]")
 
     return re.sub("[\u2660\u2663\u2665\u2666]", paint, text)
-
-
-def _hex(r: float, g: float, b: float) -> str:
-    return "#{:02x}{:02x}{:02x}".format(*(int(max(0, min(1, v)) * 255) for v in (r, g, b)))
 
 
 class CardFace(ButtonBehavior, FloatLayout):
@@ -91,6 +85,23 @@ class CardFace(ButtonBehavior, FloatLayout):
         else:
             self.rank_text = ""
             self.suit_text = ""
+
+
+class PictureLabel(Label):
+    """Words drawn over the camera's picture (a seat's zone, a place of the deck's
+    grid), on a dark plate so that they read on any photo. They name places at the
+    picture's own scale: the screen's running text says the same in full size
+    (docs/accessibility.md), so the audit holds them to contrast, not to size."""
+
+    annotation = True
+
+
+class TrumpMark(Widget):
+    """Trump's suit in the middle of the felt: its card ink on a white disc, so that
+    no suit's colour is lost on the green."""
+
+    symbol = StringProperty("")
+    ink = ListProperty([0, 0, 0, 1])
 
 
 class FiveMarker(Widget):

@@ -87,7 +87,6 @@ def test_live_shows_each_seats_card_whose_turn_and_tricks(presenter: TablePresen
     v = presenter.live_view()
     assert v.title == "South to play" and v.trump.startswith("Trump: hearts")
     assert v.turn == "South"  # shown in big type
-    assert v.detector == ""  # no camera: no word about a detector
     assert {x.seat: x.card for x in v.seats}["E"] == "AS"
     assert [x.seat for x in v.seats if x.on_turn] == ["S"]
     for seat, card, t in (("S", "9S", 2), ("W", "KS", 3), ("N", "QS", 4)):
@@ -102,8 +101,6 @@ def test_live_shows_each_seats_card_whose_turn_and_tricks(presenter: TablePresen
     for seat, card, t in (("E", "JH", 6), ("S", "QH", 7)):
         s.feed(CardPlayed(seat, card, t, 0.9))
     assert presenter.shot_name() == "live-mid-hand"  # a second picture, cards on the table
-    presenter.camera, presenter.detector = True, "Cards read by the ORACLE detector."
-    assert presenter.live_view().detector == "Cards read by the ORACLE detector."
 
 
 def test_score_and_game_end_after_a_hand(presenter: TablePresenter) -> None:
@@ -494,3 +491,20 @@ def test_a_result_the_director_flags_is_not_thanked_for(tmp_path: Path) -> None:
     assert item is not None
     outbox._finish(item, "acknowledged", {"acknowledged": True, "status": "conflict"})
     assert "does not match" in p.game_end_view().note
+
+
+def test_a_moved_camera_offers_the_camera_set_up_during_the_hand(tmp_path: Path) -> None:
+    from kiosk.vision.events import ReaderWarning, WarningKind
+
+    p = _started(tmp_path)
+    p.tap_turn_up("9H")
+    p.tap_bid(0), p.tap_bid(0), p.tap_bid(1)
+    assert not p.live_view().recalibrate
+    p.session.feed(ReaderWarning(WarningKind.CAMERA_MOVED,
+                                 "the camera or the mat moved (40 px): calibrate again",
+                                 None, 3.0))
+    assert p.live_view().recalibrate
+    p.open("calibration")
+    assert p.screen == "calibration"
+    p.open(None)
+    assert p.screen == "live"

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
-from kiosk.app.presenter import EUCHRE_RANKS, SUIT_SYMBOLS, card_label
+from kiosk.app import bar
 from kiosk.app.screens.base import KioskScreen
+from kiosk.app.views import ButtonView
 from kiosk.app.widgets import CardFace, load_kv, suit_markup
+from kiosk.app.words import EUCHRE_RANKS, SUIT_SYMBOLS
 
 SUIT_OF_WORD = {"Clubs": "\u2663", "Diamonds": "\u2666", "Hearts": "\u2665", "Spades": "\u2660"}
 
@@ -22,6 +26,9 @@ class BiddingScreen(KioskScreen):
     explain = StringProperty("")
     hint = StringProperty("")
     need_turn_up = BooleanProperty(False)
+    undo = StringProperty("")
+    score = StringProperty("")
+    director_called = BooleanProperty(False)
 
     def show(self) -> None:
         v = self.presenter.bidding_view()
@@ -37,24 +44,21 @@ class BiddingScreen(KioskScreen):
         self.explain = v.explain
         self.hint = v.hint
         self.need_turn_up = v.turn_up is None
-        grid = self.ids.bids
-        grid.clear_widgets()
-        grid.cols = 3 if v.round == 1 else 5
+        self.undo = v.undo
+        self.director_called = v.director_called
+        self.score = "Score: " + ", ".join(f"{v.teams[side]} {v.scores[side]}"
+                                           for side in ("NS", "EW"))
+        box = self.ids.bids
+        box.clear_widgets()
+        # round 1: pass, order, alone in a row; round 2: the suits, the suits alone, and
+        # Pass across the whole row below
+        cols = 3 if v.round == 1 else 4
+        grid = Factory.GridLayout(cols=cols, spacing=bar.GAP, size_hint_y=None)
+        grid.bind(minimum_height=grid.setter("height"))
+        box.add_widget(grid)
         for b in v.buttons:
-            if v.round == 2 and b.index == 5:
-                grid.add_widget(Factory.Widget())  # 'alone' row starts under the suits
-            label = b.label
-            for word, symbol in SUIT_OF_WORD.items():
-                if label.startswith(word):
-                    label = f"{symbol} {label}"
-            button = Factory.BigButton(text=suit_markup(label, self.four_colour),
-                                       height="20mm", disabled=not b.allowed)
-            if b.label == "Pass":
-                button.tint = (0.3, 0.32, 0.36, 1)
-            elif "alone" in b.label:
-                button.tint = (0.75, 0.4, 0.05, 1)  # forbidden or not, BigButton greys it
-            button.bind(on_release=lambda _b, i=b.index: self.presenter.tap_bid(i))
-            grid.add_widget(button)
+            button = self._bid_button(b)
+            (box if v.round == 2 and b.label == "Pass" else grid).add_widget(button)
         picker = self.ids.picker
         picker.clear_widgets()
         if self.need_turn_up:
@@ -65,9 +69,19 @@ class BiddingScreen(KioskScreen):
                     face.bind(on_release=lambda _f, c=card: self.presenter.tap_turn_up(c))
                     picker.add_widget(face)
 
-    @staticmethod
-    def label(card: str) -> str:
-        return card_label(card) if card else ""
+    def _bid_button(self, b: ButtonView) -> Any:
+        label = b.label
+        for word, symbol in SUIT_OF_WORD.items():
+            if label.startswith(word):
+                label = f"{symbol} {label}"
+        # a suit's symbol sits on a dark button in its light ink (never red on blue)
+        factory = (Factory.SuitButton if label[:1] in SUIT_OF_WORD.values() else
+                   Factory.AloneButton if "alone" in label else
+                   Factory.MutedButton if b.label == "Pass" else Factory.BigButton)
+        button = factory(text=suit_markup(label, self.four_colour),
+                         height=bar.LARGE_BUTTON, disabled=not b.allowed)
+        button.bind(on_release=lambda _b, i=b.index: self.presenter.tap_bid(i))
+        return button
 
 
 load_kv(__file__)

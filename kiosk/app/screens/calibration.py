@@ -8,14 +8,14 @@ from typing import Any
 from kivy.graphics import Color, Ellipse, Line
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, StringProperty
-from kivy.uix.label import Label
 
+from kiosk.app import bar
 from kiosk.app.screens.base import PictureScreen, frame_texture
-from kiosk.app.widgets import load_kv
+from kiosk.app.widgets import PictureLabel, load_kv
 
 #: one colour per seat zone, bright on the felt and on a white mat
-ZONE_COLOURS = {"N": (1, 0.8, 0.15, 1), "E": (0.2, 0.85, 1, 1), "S": (1, 0.35, 0.35, 1),
-                "W": (0.7, 0.5, 1, 1)}
+ZONE_COLOURS = {"N": (1, 0.8, 0.15, 1), "E": (0.2, 0.85, 1, 1), "S": (1, 0.5, 0.5, 1),
+                "W": (0.78, 0.62, 1, 1)}
 SEAT_WORDS = {"N": "North", "E": "East", "S": "South", "W": "West"}
 
 
@@ -62,7 +62,7 @@ class CalibrationScreen(PictureScreen):
     def _draw(self, *_args: Any) -> None:
         area = self.ids.area
         area.canvas.after.clear()
-        for label in [c for c in area.children if isinstance(c, Label)]:
+        for label in [c for c in area.children if isinstance(c, PictureLabel)]:
             area.remove_widget(label)
         v = getattr(self, "_view", None)
         if v is None or v.image_size is None or self._shown_rect() is None:
@@ -83,9 +83,8 @@ class CalibrationScreen(PictureScreen):
             xs = [self._to_screen(*p) for p in outline]
             cx = sum(p[0] for p in xs) / len(xs)
             cy = sum(p[1] for p in xs) / len(xs)
-            label = Label(text=SEAT_WORDS[seat], bold=True, font_size="22sp",
-                          color=ZONE_COLOURS[seat], size_hint=(None, None),
-                          outline_width=2, outline_color=(0, 0, 0))
+            label = PictureLabel(text=SEAT_WORDS[seat], font_size=bar.TEXT,
+                                 color=ZONE_COLOURS[seat], size_hint=(None, None))
             label.texture_update()
             label.size = label.texture_size
             label.center = (cx, cy)

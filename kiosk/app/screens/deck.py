@@ -8,11 +8,10 @@ from typing import Any
 from kivy.graphics import Color, Line
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, StringProperty
-from kivy.uix.label import Label
 
 from kiosk.app.deck_setup import MISSING, SEEN, UNREAD, WRONG
 from kiosk.app.screens.base import PictureScreen, frame_texture
-from kiosk.app.widgets import load_kv
+from kiosk.app.widgets import PictureLabel, load_kv
 
 #: a place's outline and label by what was read there: white to fill, green seen, red
 #: missing or another card (each 3:1 or more against the felt and a dark table)
@@ -42,7 +41,7 @@ class DeckScreen(PictureScreen):
     def _draw(self, *_args: Any) -> None:
         area = self.ids.area
         area.canvas.after.clear()
-        for label in [c for c in area.children if isinstance(c, Label)]:
+        for label in [c for c in area.children if isinstance(c, PictureLabel)]:
             area.remove_widget(label)
         v = getattr(self, "_view", None)
         picture = self.ids.picture
@@ -60,9 +59,8 @@ class DeckScreen(PictureScreen):
                 Line(rectangle=(sx + dp(2), sy + dp(2), sw - dp(4), sh - dp(4)), width=dp(1.5))
             words = place.words if not STATE_WORDS[place.state] else (
                 f"{place.words}\n{STATE_WORDS[place.state]}")
-            label = Label(text=words, bold=True, font_size="20sp", color=colour,
-                          halign="center", size_hint=(None, None), outline_width=2,
-                          outline_color=(0, 0, 0), text_size=(sw - dp(8), None))
+            label = PictureLabel(text=words, font_size="20sp", color=colour, halign="center",
+                                 size_hint=(None, None), text_size=(sw - dp(8), None))
             label.texture_update()
             label.size = label.texture_size
             label.center = (sx + sw / 2, sy + sh / 2)  # the corners stay in view

@@ -12,9 +12,10 @@ from kivy.properties import (
     StringProperty,
 )
 
-from kiosk.app.presenter import INK, SUIT_SYMBOLS, suit_colour
+from kiosk.app.palette import suit_colour
 from kiosk.app.screens.base import KioskScreen, frame_texture
 from kiosk.app.widgets import load_kv, suit_markup
+from kiosk.app.words import SUIT_SYMBOLS
 
 
 class LiveScreen(KioskScreen):
@@ -31,13 +32,14 @@ class LiveScreen(KioskScreen):
     camera = BooleanProperty(False)
     director_called = BooleanProperty(False)
     trump_symbol = StringProperty("")
-    trump_ink = ListProperty([1, 1, 1, 0.35])
+    trump_ink = ListProperty([0, 0, 0, 1])
     frame: Any = ObjectProperty(None, allownone=True)
     teams = DictProperty({"NS": "", "EW": ""})
     trick_counts = DictProperty({"NS": "0", "EW": "0"})
     points = DictProperty({"NS": "0", "EW": "0"})
     turn = StringProperty("")
-    detector = StringProperty("")
+    undo = StringProperty("")
+    recalibrate = BooleanProperty(False)
 
     def show(self) -> None:
         v = self.presenter.live_view()
@@ -45,9 +47,8 @@ class LiveScreen(KioskScreen):
         self.trump = suit_markup(v.trump, self.four_colour)
         self.trump_symbol = SUIT_SYMBOLS.get(v.trump_suit, "")
         if v.trump_suit:
-            r, g, b, _a = suit_colour(v.trump_suit, self.four_colour)
-            # on the green felt, black ink reads as white, softened to stay behind the cards
-            self.trump_ink = [r, g, b, 0.6] if (r, g, b) != INK[:3] else [1, 1, 1, 0.45]
+            # drawn in its card ink on a white disc: the felt takes no suit's colour away
+            self.trump_ink = list(suit_colour(v.trump_suit, self.four_colour))
         self.contract = (" · " + v.contract) if v.contract else ""
         self.cards = {s.seat: s.card or "" for s in v.seats}
         self.turn_seat = next((s.seat for s in v.seats if s.on_turn), "")
@@ -60,7 +61,8 @@ class LiveScreen(KioskScreen):
         self.trick_counts = {side: str(v.tricks[side]) for side in ("NS", "EW")}
         self.points = {side: str(v.scores[side]) for side in ("NS", "EW")}
         self.turn = v.turn
-        self.detector = v.detector
+        self.undo = v.undo
+        self.recalibrate = v.recalibrate
         self.clock = v.clock
         self.notices = "\n".join(v.notices)
         self.camera = v.camera

@@ -7,6 +7,7 @@ from kivy.factory import Factory
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.image import Image
 
+from kiosk.app import bar
 from kiosk.app.screens.base import KioskScreen
 from kiosk.app.widgets import load_kv
 
@@ -19,6 +20,7 @@ class RenegeScreen(KioskScreen):
     trick = NumericProperty(0)
     proven_at = NumericProperty(0)
     director_called = BooleanProperty(False)
+    chooser = StringProperty("")
 
     def show(self) -> None:
         v = self.presenter.renege_view()
@@ -32,10 +34,11 @@ class RenegeScreen(KioskScreen):
         self.trick = v.trick
         self.proven_at = v.proven_at
         self.director_called = v.director_called
+        self.chooser = v.chooser
         box = self.ids.options
         box.clear_widgets()
         for o in v.options:
-            button = Factory.BigButton(text=o.label)
+            button = Factory.BigButton(text=o.label, height=bar.BUTTON)
             button.bind(on_release=lambda _b, i=o.index: self.presenter.tap_renege_option(i))
             box.add_widget(button)
         frames = self.ids.frames

@@ -5,6 +5,7 @@ from __future__ import annotations
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, DictProperty, NumericProperty, StringProperty
 
+from kiosk.app import bar
 from kiosk.app.screens.base import KioskScreen
 from kiosk.app.widgets import load_kv
 
@@ -48,7 +49,7 @@ class ScoreScreen(KioskScreen):
         if [w.text for w in reversed(row.children)] != [t for t, _c, _a in wanted]:
             row.clear_widgets()
             for text, cls, action in wanted:
-                button = Factory.get(cls)(text=text, height="18mm")
+                button = Factory.get(cls)(text=text, height=bar.LARGE_BUTTON)
                 button.bind(on_release=lambda _b, a=action: a())
                 row.add_widget(button)
 

@@ -1,20 +1,17 @@
-"""Table set-up: tournament, table, teams, rules, points, time; then the first deal."""
+"""Table set-up: the tournament, the table and the teams, then the first deal; the rules
+on a screen of their own (chosen once, by the director or a captain)."""
 
 from __future__ import annotations
 
+from kivy.factory import Factory
 from kivy.properties import ListProperty, NumericProperty, StringProperty
-from kivy.uix.togglebutton import ToggleButton
 
 from kiosk.app.screens.base import KioskScreen
 from kiosk.app.widgets import load_kv
 
 
 class SetupScreen(KioskScreen):
-    profile = StringProperty("")
-    profile_notes = StringProperty("")
-    points_to_win = NumericProperty(10)
-    minutes = NumericProperty(0)
-    profiles = ListProperty([])
+    rules = StringProperty("")
     pairing = StringProperty("")
 
     def show(self) -> None:
@@ -28,9 +25,34 @@ class SetupScreen(KioskScreen):
             ids.round.text = v.round
             ids.team_ns.text = v.team_ns
             ids.team_ew.text = v.team_ew
+        self.rules = self.presenter.rules_words()
+        self.pairing = v.pairing
+
+    def save(self) -> bool:
+        ids = self.ids
+        return bool(self.presenter.update_setup(
+            tournament=ids.tournament.text, table=ids.table.text, round_=ids.round.text,
+            team_ns=ids.team_ns.text, team_ew=ids.team_ew.text))
+
+    def start(self, seat: str) -> None:
+        if self.save():
+            self.presenter.start(seat)
+
+
+class RulesScreen(KioskScreen):
+    """The rule book, the points to win, the time limit and the four-colour pack."""
+
+    profile = StringProperty("")
+    profile_notes = StringProperty("")
+    points_to_win = NumericProperty(10)
+    minutes = NumericProperty(0)
+    profiles = ListProperty([])
+
+    def show(self) -> None:
+        v = self.presenter.setup_view()
+        ids = self.ids
         self.profile = v.profile
         self.profile_notes = v.profile_notes
-        self.pairing = v.pairing
         self.points_to_win = v.points_to_win
         self.minutes = v.minutes
         ids.four_colour.state = "down" if v.four_colour else "normal"
@@ -39,8 +61,7 @@ class SetupScreen(KioskScreen):
             box = ids.profiles
             box.clear_widgets()
             for pid, name in v.profiles:
-                button = ToggleButton(text=name, group="profile", font_size="22sp",
-                                      allow_no_selection=False)
+                button = Factory.ChoiceButton(text=name, group="profile")
                 button.profile_id = pid
                 button.bind(on_release=lambda b: self.choose_profile(b.profile_id))
                 box.add_widget(button)
@@ -60,25 +81,9 @@ class SetupScreen(KioskScreen):
         self.save()
 
     def save(self) -> bool:
-        ids = self.ids
-        return self.presenter.save_setup(
-            tournament=ids.tournament.text, table=ids.table.text, round_=ids.round.text,
-            team_ns=ids.team_ns.text, team_ew=ids.team_ew.text, profile=self.profile,
-            points_to_win=int(self.points_to_win), minutes=int(self.minutes),
-            four_colour=ids.four_colour.state == "down")
-
-    def pair(self) -> None:
-        self.save()  # keep what was typed above
-        if self.presenter.pair(self.ids.server.text, self.ids.code.text):
-            self.ids.code.text = ""
-
-    def pair_by_qr(self) -> None:
-        self.save()  # keep what was typed above
-        self.presenter.pair_from_camera()
-
-    def start(self, seat: str) -> None:
-        if self.save():
-            self.presenter.start(seat)
+        return bool(self.presenter.update_setup(
+            profile=self.profile, points_to_win=int(self.points_to_win),
+            minutes=int(self.minutes), four_colour=self.ids.four_colour.state == "down"))
 
 
 load_kv(__file__)

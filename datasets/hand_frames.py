@@ -5,7 +5,7 @@
 
 The proposal network misses cards the trick reader needs most where the kiosk looks
 hardest: a tablet's far seat, read in the warped top-down square at the smallest scale
-that keeps an index about ``INDEX_PIXELS`` pixels tall (models/NOTEBOOK.md, "What
+that keeps an index about ``INDEX_PIXELS`` pixels tall (lab/NOTEBOOK.md, "What
 remains"). The scenes it was trained on show indices at 14-57 pixels; a tablet's square
 at the kiosk's scale shows them at 8-13. So each picture here is what one network pass
 of :class:`kiosk.vision.pipeline.AreaDetector` gets:
@@ -13,7 +13,7 @@ of :class:`kiosk.vision.pipeline.AreaDetector` gets:
 - the camera calibrated from the first frame as the kiosk does it
   (:func:`kiosk.vision.pipeline.choose_calibration`);
 - a tablet's frame warped to the square, an overhead frame cut to the play area;
-- the tile the detector would pass (:func:`kiosk.vision.detector.tile_grid`), resized by
+- the tile the detector would pass (:func:`kiosk.vision.letterbox.tile_grid`), resized by
   the same fitting scale, so the indices have the pixels they have at run time;
 - then a ``window`` x ``window`` piece of it, the training image size, so that
   ultralytics does not shrink it again (it fits an image's longer side to ``imgsz``).
@@ -47,14 +47,14 @@ from datasets.index_crops import (
     rendered_hands,
     video_frames,
 )
-from kiosk.vision.detector import letterbox_geometry, tile_grid
+from kiosk.vision.letterbox import letterbox_geometry, tile_grid
 from kiosk.vision.pipeline import choose_calibration, reading_plan
 from kiosk.vision.rectify import TableView
 
 GENERATED = Path(__file__).resolve().parent / "generated"
 OUT = GENERATED / "hand_frames"
 #: the data set these pictures join: the scenes and the real photos weighted six times
-#: (YOLO run 5's mix, models/NOTEBOOK.md)
+#: (YOLO run 5's mix, lab/NOTEBOOK.md)
 BASE_DATA = GENERATED / "cards-real6.yaml"
 #: the run-time network input (height, width), as exported
 INPUT_HW = (384, 640)

@@ -35,7 +35,8 @@ from datasets.boxes import yolo_to_pixels  # noqa: E402
 from datasets.reading_score import ReadingScore  # noqa: E402
 from datasets.real_photos import REAL_DIR, read_labels, split_list  # noqa: E402
 from kiosk.vision.deck_profile import FitSettings  # noqa: E402
-from kiosk.vision.detector import Detection, Detector  # noqa: E402
+from kiosk.vision.detection import Detection  # noqa: E402
+from kiosk.vision.detector import Detector  # noqa: E402
 from kiosk.vision.enrolment import LabelledPhoto, learn_deck, read_layout  # noqa: E402
 
 #: the real photos' decks: a name and the file-name prefixes of its photos

@@ -25,9 +25,10 @@ from typing import Any
 
 from kiosk.cli import UsageError
 from kiosk.commands.common import load_deck
+from kiosk.rules.cards import EUCHRE_DECK, Seat, Suit
 
-SEATS = ("N", "E", "S", "W")
-EUCHRE = [r + s for s in "CDHS" for r in "9TJQKA"]
+#: the euchre cards as a record names them, clubs first
+EUCHRE = [str(card) for card in EUCHRE_DECK]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -58,19 +59,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _seat(value: str | None, what: str) -> str | None:
     if value is None:
         return None
-    seat = value.strip().upper()[:1]
-    if seat not in SEATS or len(value.strip()) != 1:
-        raise UsageError(f"{what} must be N, E, S or W, not {value!r}")
-    return seat
+    try:
+        return str(Seat.parse(value))
+    except ValueError:
+        raise UsageError(f"{what} must be N, E, S or W, not {value!r}") from None
 
 
 def _suit(value: str | None) -> str | None:
     if value is None:
         return None
-    suit = value.strip().upper()
-    if suit not in ("C", "D", "H", "S"):
-        raise UsageError(f"--trump must be C, D, H or S, not {value!r}")
-    return suit
+    try:
+        return str(Suit.parse(value))
+    except ValueError:
+        raise UsageError(f"--trump must be C, D, H or S, not {value!r}") from None
 
 
 def build_bids(dealer: str, trump: str | None, maker: str | None, alone: bool,
@@ -84,7 +85,7 @@ def build_bids(dealer: str, trump: str | None, maker: str | None, alone: bool,
     """
     if trump is None or maker is None:
         return []
-    order = [SEATS[(SEATS.index(dealer) + k) % 4] for k in range(1, 5)]
+    order = [str(seat) for seat in Seat.parse(dealer).left.clockwise()]
     before = order[: order.index(maker)]
     if turn_up[1] == trump:
         return [{"seat": s, "call": "pass"} for s in before] + [
@@ -177,7 +178,7 @@ def _verdict(record: dict[str, Any], profile: Any) -> dict[str, Any] | None:
     if not record["bids"]:
         return None
     try:
-        return score_hand(HandRecord.from_json(record), profile).to_json()  # type: ignore[no-any-return]
+        return score_hand(HandRecord.from_json(record), profile).to_json()
     except (HandRecordError, ValueError) as problem:
         return {"error": str(problem)}
 

@@ -11,10 +11,12 @@ corners. Same record and seed, same video.
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from types import ModuleType
 
 from kiosk.cli import UsageError
 
@@ -34,16 +36,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="no take-backs, nudges, passing hands or glare")
 
 
-def _renderer() -> Any:
+#: the training package in a source checkout, beside the kiosk package
+DATASETS = Path(__file__).resolve().parents[2] / "datasets"
+
+
+def _renderer() -> ModuleType:
+    """The hand renderer (``datasets.handvideo``), from the source checkout.
+
+    The training package is not installed with the kiosk (the wheel leaves it out, and a
+    top-level ``datasets`` in site-packages would stand in Hugging Face's place), so where
+    ``datasets`` is not importable already it is loaded from the checkout by its own file,
+    the standard library's way, rather than by putting the checkout on ``sys.path``."""
     try:
         from datasets import handvideo
     except ImportError:
-        root = Path(__file__).resolve().parents[2]
-        if not (root / "datasets" / "handvideo.py").exists():
+        if not (DATASETS / "handvideo.py").is_file():
             raise UsageError("render-hand needs the source checkout (datasets/handvideo.py)"
                              ) from None
-        sys.path.insert(0, str(root))
-        from datasets import handvideo
+        spec = importlib.util.spec_from_file_location(
+            "datasets", DATASETS / "__init__.py", submodule_search_locations=[str(DATASETS)])
+        assert spec is not None and spec.loader is not None
+        package = importlib.util.module_from_spec(spec)
+        sys.modules["datasets"] = package
+        spec.loader.exec_module(package)
+        handvideo = importlib.import_module("datasets.handvideo")
     return handvideo
 
 

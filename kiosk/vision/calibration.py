@@ -38,6 +38,8 @@ from typing import Any
 
 import numpy as np
 
+from kiosk.rules.cards import Seat
+
 #: The picture views CONTRACTS names for ``read-video``.
 VIEWS = ("overhead", "tablet")
 
@@ -123,12 +125,13 @@ class SeatZones:
             return None
         return _facing(dx, dy, across=seat in ("W", "E"))
 
-    def polygon(self, seat: str, steps: int = 1) -> np.ndarray:
+    def polygon(self, seat: Seat | str, steps: int = 1) -> np.ndarray:
         """The zone's outline in table coordinates (for drawing it)."""
         o, i = self.outer, self.inner
         # N zone as a trapezoid between the inner and outer squares, rotated per seat.
         base = np.array([(-o, -o), (o, -o), (i, -i), (-i, -i)], dtype=np.float64)
-        turns = {"N": 0, "E": 1, "S": 2, "W": 3}[seat]
+        # (quarter turns from North's, clockwise)
+        turns = tuple(Seat).index(seat if isinstance(seat, Seat) else Seat.parse(seat))
         for _ in range(turns):
             base = np.stack([-base[:, 1], base[:, 0]], axis=1)
         return base + 0.5
@@ -209,7 +212,7 @@ class Calibration:
 
     def zone_outlines(self) -> dict[str, np.ndarray]:
         """Each seat's zone as a pixel polygon, for the calibration screen to draw."""
-        return {seat: self.to_image(self.zones.polygon(seat)) for seat in ("N", "E", "S", "W")}
+        return {str(seat): self.to_image(self.zones.polygon(seat)) for seat in Seat}
 
     def play_area_box(self, margin: float = PLAY_AREA_MARGIN) -> tuple[int, int, int, int]:
         """The pixel rectangle (x1, y1, x2, y2) around the seat zones plus ``margin`` table
@@ -383,10 +386,12 @@ def _homography(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
     _, s, vt = np.linalg.svd(np.asarray(rows, dtype=np.float64))
     if s[-2] < 1e-9 * s[0]:
         raise CalibrationError("the corners are degenerate (three in a line?)")
-    h = vt[-1].reshape(3, 3) @ norm
-    return h / h[2, 2]
+    h: np.ndarray = vt[-1].reshape(3, 3) @ norm
+    normalised: np.ndarray = h / h[2, 2]
+    return normalised
 
 
 def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    homogeneous = np.hstack([pts, np.ones((len(pts), 1))]) @ h.T
-    return homogeneous[:, :2] / homogeneous[:, 2:3]
+    homogeneous: np.ndarray = np.hstack([pts, np.ones((len(pts), 1))]) @ h.T
+    points: np.ndarray = homogeneous[:, :2] / homogeneous[:, 2:3]
+    return points

@@ -30,47 +30,36 @@ from __future__ import annotations
 import ast
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from kiosk.rules.cards import EUCHRE_NAMES
 from kiosk.shipped import shipped_model
-from kiosk.vision.context_reader import (
-    CONTEXT_TURNS,
-    DEFAULT_CONTEXT_READER,
-    unsure_rows,
-    with_context,
-)
+from kiosk.vision.boxes import decode, suppress
+from kiosk.vision.classes import CLASSES, FACE_DOWN
+from kiosk.vision.context_reader import CONTEXT_TURNS, DEFAULT_CONTEXT_READER
 from kiosk.vision.deck_profile import INDEX, SUIT, DeckProfile, ProfileError
-from kiosk.vision.index_classifier import (
-    DEFAULT_CLASSIFIER,
-    NONE,
-    RUNNER_UP_FLOOR,
-    IndexClassifier,
+from kiosk.vision.detection import Detection
+from kiosk.vision.index_classifier import DEFAULT_CLASSIFIER, IndexClassifier
+from kiosk.vision.letterbox import (
+    letterbox,
+    letterbox_geometry,
+    scaled_box,
+    shifted_box,
+    tile_grid,
 )
-from kiosk.vision.suit_reader import DEFAULT_SUIT_READER, SUIT_TURNS, card_rows, with_suits
+from kiosk.vision.second_stage import name_probabilities, name_proposals
+from kiosk.vision.suit_reader import DEFAULT_SUIT_READER, SUIT_TURNS
+
+# (the detector's values, kept importable from here for the commands and tools)
+__all__ = ["CLASSES", "CONFIDENCE", "DEFAULT_MODEL", "FACE_DOWN", "PROPOSAL_CLASSES",
+           "PROPOSAL_CONFIDENCE", "Detection", "Detector", "ModelError", "confidence_problem",
+           "letterbox_geometry", "name_proposals", "threads_beside_the_screen", "tile_grid"]
 
 #: the exported model committed with the repository
 DEFAULT_MODEL = shipped_model("cards.onnx")
-
-#: class id -> card name, as trained (also stored in the ONNX metadata, which wins).
-CLASSES: tuple[str, ...] = (
-    tuple(r + s for s in "CDHS" for r in "9TJQKA")
-    + tuple(r + s for s in "CDHS" for r in "2345678")
-    + ("back",)
-)
-
-
-def is_euchre_or_five(card: str) -> bool:
-    """True for the 24 euchre cards and the four 5s (score markers), the cards the kiosk uses.
-
-    >>> [is_euchre_or_five(c) for c in ("JH", "5S", "6D", "back")]
-    [True, True, False, False]
-    """
-    return card != "back" and card[0] in "9TJQKA5"
 
 
 def threads_beside_the_screen(cores: int | None = None) -> int:
@@ -80,7 +69,7 @@ def threads_beside_the_screen(cores: int | None = None) -> int:
     Why: on the 2-core machines this project is measured on that is one thread, as the
     kiosk always ran; a Raspberry Pi 5 has four cores and many tablets more, and the
     detector reads faster on more threads (six rendered hands' frames: 35.7 ms a frame
-    on two threads, 45.9 on one; models/README.md, "Speed"). The cores counted are the
+    on two threads, 45.9 on one; lab/MODEL_NOTES.md, "Speed"). The cores counted are the
     ones the process may use, not the machine's: a container given two of 64 gets one.
 
     >>> threads_beside_the_screen(2), threads_beside_the_screen(4), threads_beside_the_screen(1)
@@ -90,80 +79,6 @@ def threads_beside_the_screen(cores: int | None = None) -> int:
         affinity = getattr(os, "sched_getaffinity", None)  # Linux; elsewhere every core
         cores = len(affinity(0)) if affinity else os.cpu_count() or 1
     return max(1, cores - 1)
-
-
-@dataclass(frozen=True)
-class Detection:
-    """One detected corner index (or face-down card)."""
-
-    card: str  #: project notation: ``JH``, ``5S``, ``6D``, or ``back``
-    confidence: float
-    box: tuple[float, float, float, float]  #: x1, y1, x2, y2 in input-image pixels
-    #: the classifier's surest *other* euchre card for this index, and how sure: what a
-    #: misread card may be instead (the trick reader keeps it with the play, and turns to
-    #: it when the name is read far more surely on a later card). Not in ``kiosk detect``.
-    alternative: str | None = field(default=None, repr=False)
-    alternative_confidence: float = field(default=0.0, repr=False)
-
-    @property
-    def center(self) -> tuple[float, float]:
-        x1, y1, x2, y2 = self.box
-        return (x1 + x2) / 2, (y1 + y2) / 2
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "card": self.card,
-            "confidence": round(self.confidence, 4),
-            "box": [round(v, 1) for v in self.box],
-        }
-
-
-@dataclass(frozen=True)
-class Letterbox:
-    """How an image was fitted into the model input: ``input = image * scale + pad``."""
-
-    scale: float
-    pad_x: float
-    pad_y: float
-
-
-def letterbox_geometry(image_hw: tuple[int, int], input_hw: tuple[int, int]) -> Letterbox:
-    """Scale and padding that fit an image into the input, aspect kept, centred."""
-    h, w = image_hw
-    ih, iw = input_hw
-    scale = min(ih / h, iw / w)
-    return Letterbox(scale, (iw - round(w * scale)) / 2, (ih - round(h * scale)) / 2)
-
-
-#: grey pixels kept beside a picture on a model of any input size (within ``input_hw``):
-#: with none, indices at the picture's edge lost proposals (whole frames of the 8
-#: validation hands: 0.832 of the labelled indices proposed against 0.857 with the full
-#: 384 x 640 input, false detections 1.24 against 1.03 a frame); with 32, 0.858 and 1.03
-PAD_MARGIN = 32
-
-
-def letterbox(
-    image: np.ndarray, input_hw: tuple[int, int], stride: int | None = None
-) -> tuple[np.ndarray, Letterbox]:
-    """The image resized into the model input with grey (114) padding.
-
-    With ``stride`` (a model that takes any input size), the image is scaled exactly as
-    into ``input_hw`` but padded only to :data:`PAD_MARGIN` on each side (where
-    ``input_hw`` has room), rounded up to a multiple of ``stride``: a square play area
-    then costs the network 384 x 448 rather than 384 x 640, the same pixels of cards.
-    """
-    geometry = letterbox_geometry(image.shape[:2], input_hw)
-    h, w = image.shape[:2]
-    nw, nh = round(w * geometry.scale), round(h * geometry.scale)
-    canvas_h, canvas_w = input_hw
-    if stride:
-        canvas_h = min(canvas_h, -(-(nh + 2 * PAD_MARGIN) // stride) * stride)
-        canvas_w = min(canvas_w, -(-(nw + 2 * PAD_MARGIN) // stride) * stride)
-    out = np.full((canvas_h, canvas_w, 3), 114, np.uint8)
-    resized = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_LINEAR)
-    top, left = (canvas_h - nh) // 2, (canvas_w - nw) // 2
-    out[top : top + nh, left : left + nw] = resized
-    return out, Letterbox(geometry.scale, float(left), float(top))
 
 
 #: the operating point, chosen on the held-out *validation* scenes (models/README.md):
@@ -185,8 +100,6 @@ def confidence_problem(option: str, value: float) -> str | None:
     return f"{option} must be over 0 and at most 1, not {value}"
 
 
-#: the class of a face-down card (boxed whole, not by its index)
-FACE_DOWN = "back"
 #: the classes of a proposal-only model (``datasets/proposals.py``): it finds indices
 #: and face-down cards and leaves every name to the index classifier
 PROPOSAL_CLASSES: tuple[str, ...] = ("index", FACE_DOWN)
@@ -336,7 +249,8 @@ class Detector:
         else:
             self._net.setInput(blob)
             out = self._net.forward()
-        return np.asarray(out)[0].T
+        rows: np.ndarray = np.asarray(out)[0].T
+        return rows
 
     def detect(
         self,
@@ -370,7 +284,7 @@ class Detector:
         first = threshold if self.namer is None else self.proposal_confidence
         found = self.name(image_bgr, self.propose(image_bgr, first, min_scale, scales), threshold)
         if ox or oy:
-            found = [replace(d, box=_shift(d.box, ox, oy)) for d in found]
+            found = [replace(d, box=shifted_box(d.box, ox, oy)) for d in found]
         return found
 
     def name(
@@ -421,234 +335,9 @@ class Detector:
                 in_view = decode(
                     rows, self.classes, geometry, first, self.iou, tile.shape[:2], (tx1, ty1)
                 )
-                found += [replace(d, box=_scaled(d.box, 1 / size)) for d in in_view]
+                found += [replace(d, box=scaled_box(d.box, 1 / size)) for d in in_view]
                 passes += 1
         return suppress(found, self.iou) if passes > 1 else found
-
-
-def tile_grid(
-    image_hw: tuple[int, int],
-    input_hw: tuple[int, int],
-    min_scale: float | None,
-    overlap: float = 0.12,
-    max_tiles: int = 6,
-) -> list[tuple[int, int, int, int]]:
-    """Tiles (x1, y1, x2, y2) covering the image, as few as keep the fitting scale at
-    ``min_scale`` or more (at most ``max_tiles``); neighbours overlap by ``overlap`` of a
-    tile so an index cut by one tile's edge is whole in the next.
-
-    >>> tile_grid((720, 1280), (384, 640), None)
-    [(0, 0, 1280, 720)]
-    >>> len(tile_grid((720, 1280), (384, 640), 0.9))
-    4
-    """
-    h, w = image_hw
-    ih, iw = input_hw
-    whole = [(0, 0, w, h)]
-    if min_scale is None or min(ih / h, iw / w) >= min_scale:
-        return whole
-    best: tuple[float, int, int] | None = None
-    for count in range(2, max_tiles + 1):
-        for rows in range(1, count + 1):
-            if count % rows:
-                continue
-            cols = count // rows
-            th, tw = _tile_side(h, rows, overlap), _tile_side(w, cols, overlap)
-            scale = min(ih / th, iw / tw)
-            if best is None or scale > best[0] + 1e-9:
-                best = (scale, rows, cols)
-        if best is not None and best[0] >= min_scale:
-            break
-    assert best is not None
-    _, rows, cols = best
-    th, tw = _tile_side(h, rows, overlap), _tile_side(w, cols, overlap)
-    ys = [round(i * (h - th) / max(rows - 1, 1)) for i in range(rows)]
-    xs = [round(i * (w - tw) / max(cols - 1, 1)) for i in range(cols)]
-    return [(x, y, min(w, x + tw), min(h, y + th)) for y in ys for x in xs]
-
-
-def _tile_side(length: int, parts: int, overlap: float) -> int:
-    """Side of one of ``parts`` tiles over ``length`` pixels, neighbours sharing ``overlap``."""
-    if parts == 1:
-        return length
-    return int(np.ceil(length / (parts - (parts - 1) * overlap)))
-
-
-def suppress(found: list[Detection], iou: float) -> list[Detection]:
-    """Class-agnostic non-maximum suppression of detections from overlapping tiles."""
-    if not found:
-        return found
-    boxes = [[x1, y1, x2 - x1, y2 - y1] for x1, y1, x2, y2 in (d.box for d in found)]
-    scores = [d.confidence for d in found]
-    kept = np.asarray(cv2.dnn.NMSBoxes(boxes, scores, 0.0, iou, top_k=300)).reshape(-1)
-    return sorted((found[int(i)] for i in kept), key=lambda d: -d.confidence)
-
-
-def _scaled(
-    box: tuple[float, float, float, float], factor: float
-) -> tuple[float, float, float, float]:
-    if factor == 1.0:
-        return box
-    x1, y1, x2, y2 = box
-    return (x1 * factor, y1 * factor, x2 * factor, y2 * factor)
-
-
-def _shift(
-    box: tuple[float, float, float, float], dx: float, dy: float
-) -> tuple[float, float, float, float]:
-    x1, y1, x2, y2 = box
-    return (x1 + dx, y1 + dy, x2 + dx, y2 + dy)
-
-
-def decode(
-    rows: np.ndarray,
-    classes: Sequence[str],
-    geometry: Letterbox,
-    threshold: float,
-    iou: float,
-    image_hw: tuple[int, int],
-    offset: tuple[int, int] = (0, 0),
-) -> list[Detection]:
-    """YOLOv8 output rows ``(anchors, 4 + classes)`` to detections in image pixels.
-
-    Each row is a box centre and size in model-input pixels and one score per class; the
-    best class names the box. Boxes under ``threshold`` are dropped, then overlapping
-    boxes (IoU above ``iou``) are suppressed whatever their class, best first.
-    """
-    scores = rows[:, 4:]
-    best = scores.argmax(axis=1)
-    conf = scores[np.arange(len(rows)), best]
-    keep = conf >= threshold
-    if not keep.any():
-        return []
-    rows, best, conf = rows[keep], best[keep], conf[keep]
-    cx, cy, w, h = rows[:, 0], rows[:, 1], rows[:, 2], rows[:, 3]
-    boxes = np.stack([cx - w / 2, cy - h / 2, w, h], axis=1)
-    chosen = cv2.dnn.NMSBoxes(boxes.tolist(), conf.tolist(), threshold, iou, top_k=300)
-    out = []
-    ih, iw = image_hw
-    for i in np.asarray(chosen).reshape(-1):
-        x, y, bw, bh = boxes[i]
-        x1 = float(np.clip((x - geometry.pad_x) / geometry.scale, 0, iw)) + offset[0]
-        y1 = float(np.clip((y - geometry.pad_y) / geometry.scale, 0, ih)) + offset[1]
-        x2 = float(np.clip((x + bw - geometry.pad_x) / geometry.scale, 0, iw)) + offset[0]
-        y2 = float(np.clip((y + bh - geometry.pad_y) / geometry.scale, 0, ih)) + offset[1]
-        out.append(Detection(classes[int(best[i])], float(conf[i]), (x1, y1, x2, y2)))
-    return out
-
-
-def name_probabilities(
-    namer: IndexClassifier,
-    image_bgr: np.ndarray,
-    boxes: Sequence[Sequence[float]],
-    suits: IndexClassifier | None = None,
-    context: IndexClassifier | None = None,
-) -> np.ndarray:
-    """The second stage's opinion of each box, a row of ``namer.classes`` probabilities:
-    the classifier's, joined by the context reader's where it is unsure and then by the
-    suit reader's. Apart from :func:`name_proposals` so that an evaluation can ask what
-    the second stage makes of boxes it is given (the labels' own, say) without the
-    first stage's say on ``back`` or the threshold."""
-    probabilities = namer.probabilities(image_bgr, boxes)
-    if context is not None and len(boxes):
-        kiosk_cards = np.array([is_euchre_or_five(c) for c in namer.classes])
-        unsure = unsure_rows(probabilities, kiosk_cards)
-        if len(unsure):
-            probabilities = probabilities.copy()  # the classifier's own array stays as it was
-            probabilities[unsure] = with_context(
-                probabilities[unsure], context.probabilities(image_bgr, [boxes[i] for i in unsure])
-            )
-    if suits is not None and len(boxes):
-        rows = card_rows(probabilities, namer.classes)
-        if len(rows):
-            probabilities = probabilities.copy()  # the classifier's own array stays as it was
-            probabilities[rows] = with_suits(
-                probabilities[rows], namer.classes,
-                suits.probabilities(image_bgr, [boxes[i] for i in rows]), suits.classes,
-            )  # fmt: skip
-    return probabilities
-
-
-def name_proposals(
-    namer: IndexClassifier,
-    image_bgr: np.ndarray,
-    proposals: list[Detection],
-    threshold: float,
-    suits: IndexClassifier | None = None,
-    context: IndexClassifier | None = None,
-) -> list[Detection]:
-    """The proposals the classifier names with at least ``threshold``, best first; with
-    ``context`` (the context reader), its opinion of the card around each unsure index
-    that leans to a euchre card or a 5 joins the classifier's
-    (:func:`kiosk.vision.context_reader.with_context`), and then with ``suits`` (the suit
-    reader) its opinion of each card's suit (:func:`kiosk.vision.suit_reader.with_suits`).
-
-    A face-down card is the exception: its box is a whole card, which the 32-pixel patch
-    shrinks to a texture that a patterned table or a court card's robe also has, so a
-    ``back`` also needs the YOLO model (which saw the card's outline) to call it ``back``,
-    and takes the lower of the two confidences.
-    """
-    probabilities = name_probabilities(namer, image_bgr, [p.box for p in proposals], suits,
-                                       context)
-    euchre = np.array([c in EUCHRE_NAMES for c in namer.classes])
-    out = []
-    for proposal, row in zip(proposals, probabilities, strict=True):
-        best = int(row.argmax())
-        card = namer.classes[best]
-        confidence = float(row[best])
-        if card == FACE_DOWN:
-            confidence = min(confidence, proposal.confidence if proposal.card == card else 0.0)
-        if card == NONE or confidence < threshold:
-            continue
-        others = np.where(euchre, row, -1.0)
-        others[best] = -1.0
-        second = int(others.argmax())
-        if others[second] >= RUNNER_UP_FLOOR and card != FACE_DOWN:
-            out.append(Detection(card, confidence, proposal.box, namer.classes[second],
-                                 float(others[second])))
-        else:
-            out.append(Detection(card, confidence, proposal.box))
-    return merge_same_card(sorted(out, key=lambda d: -d.confidence))
-
-
-#: a box that lies this much (of its own area) inside a better box of the same name is
-#: the same printed index boxed twice; two corners of one card never overlap at all
-SAME_INDEX_OVERLAP = 0.6
-
-
-def merge_same_card(found: list[Detection], overlap: float = SAME_INDEX_OVERLAP) -> list[Detection]:
-    """Drop a detection lying mostly inside (or around) a better one with the same name
-    (best first in, best first out).
-
-    The proposal network sometimes boxes one index twice, the rank alone and rank with
-    suit, or the index with a pip beside it, too differently for its class-agnostic
-    suppression (IoU 0.4-0.5); once the classifier has named both the same card, they
-    are one index, and the surer box stands for it. (Their union, kept until 2026-11-26,
-    drew an index and its neighbouring pip as one box twice the index's size: on the
-    frames of rendered hands, a fifth of the cards the classifier named right came out
-    on a box that no longer matched their index; on the real photos and the scenes the
-    two rules score the same.)
-
-    >>> a = Detection("JD", 0.9, (0, 0, 10, 11))
-    >>> merge_same_card([a, Detection("JD", 0.8, (0, 0, 10, 20))])
-    [Detection(card='JD', confidence=0.9, box=(0, 0, 10, 11))]
-    >>> len(merge_same_card([a, Detection("QD", 0.8, (0, 0, 10, 20))]))
-    2
-    """
-    kept: list[Detection] = []
-    for d in found:
-        x1, y1, x2, y2 = d.box
-        area = max((x2 - x1) * (y2 - y1), 1e-9)
-        for k in kept:
-            kx1, ky1, kx2, ky2 = k.box
-            w = min(x2, kx2) - max(x1, kx1)
-            h = min(y2, ky2) - max(y1, ky1)
-            smaller = min(area, (kx2 - kx1) * (ky2 - ky1))
-            if k.card == d.card and w > 0 and h > 0 and w * h / smaller >= overlap:
-                break
-        else:
-            kept.append(d)
-    return kept
 
 
 def _load_index_classifier(

@@ -29,7 +29,8 @@ import numpy as np
 from kiosk.rules.cards import Card, Suit
 from kiosk.vision.deck_layout import FIVE, PLACES, Place, place_at
 from kiosk.vision.deck_profile import INDEX, SUIT, DeckProfile, FitSettings, fit_head, is_card
-from kiosk.vision.detector import Detection, Detector
+from kiosk.vision.detection import Detection
+from kiosk.vision.detector import Detector
 from kiosk.vision.index_classifier import NONE, IndexClassifier, crop
 
 Box = tuple[float, float, float, float]

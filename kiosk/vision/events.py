@@ -183,6 +183,9 @@ class ReaderWarning:
         return data
 
 
+_KINDS = frozenset(kind.value for kind in WarningKind)
+
+
 def _warning_from_json(data: dict[str, Any]) -> ReaderWarning:
     """A warning from its JSON; its words are its facts' narration, unless the words kept
     say otherwise (a camera check's sentence, or a journal written before the facts)."""
@@ -190,7 +193,7 @@ def _warning_from_json(data: dict[str, Any]) -> ReaderWarning:
     card, other, other_seat = data.get("card"), data.get("other"), data.get("other_seat")
     kind = str(data["warning"])
     warning = ReaderWarning(
-        kind=WarningKind(kind) if kind in WarningKind.__members__.values() else kind,
+        kind=WarningKind(kind) if kind in _KINDS else kind,
         note="", seat=None if seat is None else str(seat), t=float(data["t"]),
         trick=None if trick is None else int(trick),
         card=None if card is None else Card.parse(card),

@@ -26,6 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from kiosk.rules.cards import Seat
 from kiosk.vision.calibration import (
     MAT_DICTIONARY,
     MAT_MARKER_SIZE,
@@ -54,10 +55,10 @@ def render_mat(side: int, zones: SeatZones | None = None) -> np.ndarray:
         marker = cv2.resize(marker, (m, m), interpolation=cv2.INTER_NEAREST)
         img[y0 - quiet:y0 + m + quiet, x0 - quiet:x0 + m + quiet] = 255
         img[y0:y0 + m, x0:x0 + m] = cv2.cvtColor(marker, cv2.COLOR_GRAY2BGR)
-    for seat in ("N", "E", "S", "W"):
+    for seat in Seat:
         poly = (zones.polygon(seat) * side).astype(np.int32)
         cv2.polylines(img, [poly], True, (200, 200, 200), max(1, side // 400), cv2.LINE_AA)
-        _seat_label(img, seat, zones)
+        _seat_label(img, str(seat), zones)
     c = side // 2
     arm = max(3, side // 60)
     cv2.line(img, (c - arm, c), (c + arm, c), (170, 170, 170), max(1, side // 500))

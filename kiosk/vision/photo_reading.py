@@ -3,7 +3,7 @@
 The detector fits a whole picture into its 384 x 640 input, so a 1280 x 720 webcam frame
 is halved and a phone's 4000 x 3000 photo shrunk six times: corner indices that are 30
 pixels tall in the photo reach the network at 15 or at 5, under the size it finds them
-reliably (models/README.md, "Deck profiles": recall by index size). The kiosk's own
+reliably (lab/MODEL_NOTES.md, "Deck profiles": recall by index size). The kiosk's own
 frames are cut to the play area in tiles by its calibration (``kiosk.vision.pipeline``);
 a photo has no calibration, so :func:`read_photo` measures the indices it finds in one
 whole pass and, when they reached the network too small, or none was found in a picture
@@ -22,7 +22,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from kiosk.vision.detector import FACE_DOWN, Detection, Detector, letterbox_geometry
+from kiosk.vision.classes import FACE_DOWN
+from kiosk.vision.detection import Detection
+from kiosk.vision.detector import Detector
+from kiosk.vision.letterbox import letterbox_geometry
 
 #: an index reaching the network shorter than this (its box's longer side, in the
 #: network's input pixels) is read again in tiles

@@ -49,7 +49,7 @@ INDEX_PIXELS = 10.0
 #: reader adds up what many frames read before it names a card, so a far card read at
 #: 0.45 frame after frame is evidence, not noise (rendered hand 11031: North's JD, read
 #: JD at 0.43-0.48 on both corners in a harsh tablet view, never reached the reader and
-#: was asked for when its trick was taken in). Chosen on seeds 11000-11099 (models/NOTEBOOK.md)
+#: was asked for when its trick was taken in). Chosen on seeds 11000-11099 (lab/NOTEBOOK.md)
 READ_CONFIDENCE = 0.3
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from kiosk.vision.calibration import Calibration
-from kiosk.vision.detector import Detection
+from kiosk.vision.detection import Detection
 from kiosk.vision.pipeline import INDEX_PIXELS, READ_CONFIDENCE, FramePipeline
 
 

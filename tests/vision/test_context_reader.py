@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from kiosk.vision.context_reader import CONTEXT_BELOW, unsure_rows, with_context
-from kiosk.vision.detector import Detection, ModelError, name_proposals
+from kiosk.vision.detection import Detection
+from kiosk.vision.detector import ModelError, name_proposals
 from kiosk.vision.index_classifier import NONE
 
 REPO = Path(__file__).resolve().parents[2]

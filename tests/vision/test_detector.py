@@ -9,15 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kiosk.vision.detector import (
-    CLASSES,
-    Detector,
-    Letterbox,
-    ModelError,
-    decode,
-    letterbox,
-    letterbox_geometry,
-)
+from kiosk.vision.boxes import decode
+from kiosk.vision.classes import CLASSES
+from kiosk.vision.detector import Detector, ModelError
+from kiosk.vision.letterbox import Letterbox, letterbox, letterbox_geometry
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -26,8 +21,9 @@ MODEL = REPO / "models" / "cards.onnx"
 
 def test_classes_match_training() -> None:
     from datasets.classes import CLASSES as TRAINED
+    from kiosk.vision.detector import CLASSES as LOADED
 
-    assert CLASSES == TRAINED
+    assert CLASSES == TRAINED == LOADED
 
 
 def test_letterbox_keeps_aspect_and_centres() -> None:
@@ -258,7 +254,7 @@ def test_tiles_keep_small_indices_readable_in_a_wide_picture() -> None:
     found = Detector(MODEL).detect(canvas, roi=roi, min_scale=1.0)
     for copy in range(3):
         left, right = 30 + copy * w, 30 + (copy + 1) * w
-        named = {d.card for d in found if left <= d.center[0] < right}
+        named = {d.card for d in found if left <= d.centre[0] < right}
         assert len(named & set(expected["must_find"])) >= 2, (copy, named)
     for d in found:
         x1, y1, x2, y2 = d.box

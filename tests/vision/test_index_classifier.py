@@ -13,7 +13,8 @@ import pytest
 
 from datasets.boxes import iou_matrix
 from datasets.index_crops import LABELS, NONE_ID, jitter, patches_for
-from kiosk.vision.detector import Detection, ModelError, name_proposals
+from kiosk.vision.detection import Detection
+from kiosk.vision.detector import ModelError, name_proposals
 from kiosk.vision.index_classifier import MARGIN, NONE, PATCH, RUNNER_UP_FLOOR, crop, to_blob
 
 REPO = Path(__file__).resolve().parents[2]

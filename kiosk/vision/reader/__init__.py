@@ -14,7 +14,7 @@ facts the table session needs (``kiosk.vision.events``):
   next card comes down, with a ``missing_card`` question for each card it lacks;
   after the hand's fifth trick nothing more is a play;
 - ``CardReread(trick, seat, card, was)`` when a card already played in an
-  earlier trick is read again, ``_SURER_ELSEWHERE`` more surely than it was
+  earlier trick is read again, ``SURER_ELSEWHERE`` more surely than it was
   read there (or, when the players were asked which of two names the earlier
   card was, at least as surely and surely enough not to be asked about), and
   another name not played yet was read on the earlier card:

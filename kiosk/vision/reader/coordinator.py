@@ -23,17 +23,15 @@ from kiosk.vision.events import (
 from kiosk.vision.reader import naming, repair
 from kiosk.vision.reader.config import (
     LATE_READ,
-    ON_CORNERS,
-    PRESENCE_GAP,
     SAME_MOMENT,
-    SURER_ELSEWHERE,
     WELL_READ,
     ReaderConfig,
 )
 from kiosk.vision.reader.frame import CardSighting, Frame
 from kiosk.vision.reader.hand import Hand
-from kiosk.vision.reader.track import Track, all_near, on_the_spot, overlaps
-from kiosk.vision.reader.trick import Play, Trick, trick_winner
+from kiosk.vision.reader.track import Track, overlaps
+from kiosk.vision.reader.tracking import Tracks
+from kiosk.vision.reader.trick import Play, Trick, came_down, trick_winner
 from kiosk.vision.reader.zones import Occupancy, Places
 
 #: the rule for a trick's winner: its plays in order, (seat letter, card) -> seat letter
@@ -91,9 +89,12 @@ class TrickReader:
         self._occupancy = Occupancy()
         self._hand = Hand()
         self._trick = Trick(leader=_seat(leader))
-        self._tracks: dict[str, Track] = {}  # card name -> where and how it was seen
-        self._raw_seen: dict[str, float] = {}
+        self._following = Tracks(self.config)
         self._now = 0.0
+
+    @property
+    def _tracks(self) -> dict[str, Track]:
+        return self._following.by_card
 
     # ---- the public face ---------------------------------------------------------------
     @property
@@ -133,9 +134,8 @@ class TrickReader:
         self.set_contract(trump, sitting_out)
         self._hand = Hand()
         self._trick = Trick(leader=_seat(leader))
-        self._tracks.clear()
+        self._following.clear()
         self._occupancy.clear()
-        self._raw_seen.clear()
 
     def all_tricks(self) -> list[list[tuple[str, str]]]:
         """Finished tricks plus the one on the table, if any card of it is down."""
@@ -149,7 +149,7 @@ class TrickReader:
         for s in seen.sightings:
             by_card.setdefault(s.card, []).append(s)
         for card, found in by_card.items():
-            self._follow(card, found, t)
+            self._following.follow(card, found, t, self._trick, self._hand.played)
         known = self._hand.played | self._trick.cards()
         self._occupancy.note(t, {s.seat for s in seen.sightings
                                  if s.seat is not None and s.card not in known}
@@ -160,7 +160,7 @@ class TrickReader:
         events = self._check_cleared(t)
         if len(self._hand.history) < TRICKS_PER_HAND:  # (after the fifth the hand is over)
             events += self._settle_seats(t)
-        self._forget(t)
+        self._following.forget(t)
         return events
 
     def finish(self, t: float) -> list[VisionEvent]:
@@ -170,66 +170,6 @@ class TrickReader:
                             or len(self._hand.history) == TRICKS_PER_HAND - 1):
             return self._clear(t)
         return []
-
-    # ---- per frame: sightings -> tracks -------------------------------------------------
-    def _follow(self, card: str, found: list[CardSighting], t: float) -> None:
-        """Add this frame's sightings of one name to its track. A euchre deck has one card
-        of each name: of several places a name is read in at once, the one where that card
-        already lay (else the surest) is it."""
-        cfg = self.config
-        track = self._tracks.get(card)
-        if track is not None and track.anchors:
-            known = track  # (named for the key function: a narrowed local)
-            s = min(found, key=lambda x: (known.distance(x.table), -x.score))
-            if self._misreads_trick_card(known, s):
-                return
-            if known.distance(s.table) <= cfg.cluster_radius:
-                self._note_trick_card(card, t)  # (a false box far away is not it)
-            surest = max(found, key=lambda x: x.score)
-            if (surest.score >= s.score + SURER_ELSEWHERE
-                    and card not in self._hand.played | self._trick.cards()):
-                # A card not played yet, read far more surely somewhere else than where
-                # its name has lain: the old place is another card misread (a TC's
-                # corner read TS). Two such frames move it there
-                # (tests/reader/test_name_elsewhere).
-                s = surest
-        else:
-            s = max(found, key=lambda x: x.score)
-            self._note_trick_card(card, t)
-        if track is None:
-            self._tracks[card] = track = Track(
-                card=card, first_seen=t, last_seen=t, rest_start=t, came=t, points=s.table)
-        track.observe(t, s.table, s.score, cfg)
-        for name, value in s.alternatives.items():
-            track.alternatives[name] = track.alternatives.get(name, 0.0) + value
-        if track.shadow_of is not None and card in EUCHRE_NAMES:
-            repair.note_rival(track, self._trick)
-
-    def _note_trick_card(self, card: str, t: float) -> None:
-        """A trick card counts as still on the table only when seen in two frames close
-        together: one false box with its name must not hold the trick on the table."""
-        previous = self._raw_seen.get(card)
-        self._raw_seen[card] = t
-        play = next((p for p in self._trick.plays if p.card == card), None)
-        if play is not None and previous is not None and t - previous <= PRESENCE_GAP:
-            play.last_seen = t
-            self._trick.last_seen = max(self._trick.last_seen, t)
-
-    def _misreads_trick_card(self, track: Track, sighting: CardSighting) -> bool:
-        """A card of the trick on the table read, away from where it lies, on the corners
-        of another card of that trick still lying there: that other card misread, not this
-        one moved. Left out, so the name does not follow the misreading
-        (tests/reader/test_takeback_misread)."""
-        if track.card not in self._trick.cards() or track.distance(
-                sighting.table) <= self.config.corner_jump:
-            return False
-        for play in self._trick.plays:
-            other = self._tracks.get(play.card)
-            if (other is not None and other is not track and other.anchors
-                    and self._now - other.last_seen <= PRESENCE_GAP
-                    and all_near(sighting.table, other.anchors, ON_CORNERS)):
-                return True
-        return False
 
     # ---- per frame: decisions -----------------------------------------------------------
     def _seat_of(self, track: Track) -> Seat | None:
@@ -405,7 +345,8 @@ class TrickReader:
         # a hand over it) that plainly lay there before cards already reported goes in
         # its place, not at the end.
         play = Play(seat=seat, card=track.card, t=t, confidence=confidence, last_seen=t,
-                    came=self._came_down(seat, track), rivals=dict(rivals), track=track,
+                    came=came_down(trick, seat, track, self._tracks.values(),
+                                   cfg.takeback_gap), rivals=dict(rivals), track=track,
                     doubted=seat in trick.doubts)
         for name, total in trick.doubts.get(seat, {}).items():  # (read long enough ago to
             if name != track.card:  # have left the window the rivals above come from)
@@ -419,27 +360,6 @@ class TrickReader:
             trick.complete, trick.completed_at = True, t
             events.append(TrickComplete(t=t))
         return events
-
-    def _came_down(self, seat: Seat, track: Track) -> float:
-        """When the card just read came down, for its place in the order of play: its
-        own arrival, or that of another name read well on its corners since this trick
-        began and read until this name came (a QC read QS for seconds came down when the
-        QS was first seen). A false box that once fell on it does not count. A card that
-        moved within its seat's zone since it came there came down when it came into the
-        zone (tests/reader/test_moved_in_its_zone, test_unread_a_while)."""
-        came = track.came
-        if track.zone_seat == seat:
-            came = min(came, max(track.zone_since, self._trick.started))
-        since = track.came - self.config.takeback_gap  # (longer gone: a card taken back)
-        for other in self._tracks.values():
-            if (other is not track and other.zone_seat == seat and other.total >= WELL_READ
-                    and other.came >= self._trick.started
-                    and ((other.last_seen >= since and overlaps(other, track))
-                         or on_the_spot(track, other))):
-                # (read on the very spot where the other name was read, however long ago:
-                # the same card, unread for a while, not one put in its place)
-                came = min(came, other.came)
-        return came
 
     def _played(self, seat: Seat, card: str, confidence: float, t: float
                 ) -> list[VisionEvent]:
@@ -473,8 +393,7 @@ class TrickReader:
         plays = trick.pairs()
         self._hand.take_in(trick.plays)
         self._trick = Trick(leader=self._next_leader(plays), started=t)
-        self._tracks = {k: tr for k, tr in self._tracks.items()
-                        if tr.card not in self._hand.played and not tr.shadow}
+        self._following.keep(self._hand.played)
         self._occupancy.clear()
         events.append(TrickCleared(t=t))
         return events
@@ -508,29 +427,13 @@ class TrickReader:
         ]
 
     def _reread_on_the_table(self, t: float) -> list[VisionEvent]:
-        """A card of the trick on the table whose name has given way, on its very corners,
-        to another name read far more was misread when it came down: it takes that name
-        now (``CardPlayed`` for its seat again, which the session takes as a correction,
-        with a question when unsure) rather than when the first name has been gone long
-        enough to count as a card taken back."""
+        """Cards of the trick on the table misread as they came down take the names read on
+        them since (:func:`repair.retake_misread`): a ``CardPlayed`` for each seat again,
+        which the session takes as a correction, with a question when unsure."""
         events: list[VisionEvent] = []
-        taken = self._hand.played | self._trick.cards()
-        for play in self._trick.plays:
-            own = self._tracks.get(play.card)
-            if own is None:
-                continue
-            rival = repair.rival_on_corners(play, own, self._tracks, taken, t, self.config)
-            if rival is None:
-                continue
-            confidence = rival.confidence(own.total, self.config.weak_box)
-            play.rivals[play.card] = max(play.rivals.get(play.card, 0.0), own.total)
-            play.rivals.pop(rival.card, None)
-            play.card, play.confidence, play.track = rival.card, confidence, rival
-            play.last_seen = t
-            rival.shadow, rival.shadow_of = False, None
-            own.shadow, own.shadow_of = True, rival.card
-            taken = self._hand.played | self._trick.cards()
-            events += self._played(play.seat, rival.card, confidence, t)
+        for play in repair.retake_misread(self._trick, self._tracks, self._hand.played, t,
+                                          self.config):
+            events += self._played(play.seat, play.card, play.confidence, t)
         return events
 
     def _seen_twice(self, seat: Seat, card: str) -> list[VisionEvent]:
@@ -576,9 +479,6 @@ class TrickReader:
         self._hand.warned.add((kind, card))
         return [self._warning(kind, seat, self._now, card=_card(card))]
 
-    def _forget(self, t: float) -> None:
-        horizon = self.config.forget_time
-        self._tracks = {k: tr for k, tr in self._tracks.items() if t - tr.last_seen <= horizon}
 
 
 

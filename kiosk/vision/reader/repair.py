@@ -9,7 +9,7 @@ of the trick on the table whose name gave way on its very corners.
   cards are put to the players (``seen_twice``). tests/reader/test_earlier_misread.
 - A trick card whose name gives way, on its very corners, to another name read
   ``reread`` times as much since before the first went was misread as it came down: it
-  takes that name at once. tests/reader/test_takeback_misread.
+  takes that name at once. tests/reader/test_in_time.
 """
 
 from __future__ import annotations
@@ -122,3 +122,29 @@ def rival_on_corners(play: Play, own: Track, tracks: Mapping[str, Track], taken:
     if rival.total < cfg.reread * own.total:
         return None
     return rival
+
+
+def retake_misread(trick: Trick, tracks: Mapping[str, Track], played: set[str], t: float,
+                   cfg: ReaderConfig) -> list[Play]:
+    """The trick cards that take the name read far more on their very corners since they
+    came down (:func:`rival_on_corners`), each changed in place: it keeps what its old name
+    was read as among its rivals, and the old name is taken for a misreading of it now."""
+    changed: list[Play] = []
+    taken = played | trick.cards()
+    for play in trick.plays:
+        own = tracks.get(play.card)
+        if own is None:
+            continue
+        rival = rival_on_corners(play, own, tracks, taken, t, cfg)
+        if rival is None:
+            continue
+        confidence = rival.confidence(own.total, cfg.weak_box)
+        play.rivals[play.card] = max(play.rivals.get(play.card, 0.0), own.total)
+        play.rivals.pop(rival.card, None)
+        play.card, play.confidence, play.track = rival.card, confidence, rival
+        play.last_seen = t
+        rival.shadow, rival.shadow_of = False, None
+        own.shadow, own.shadow_of = True, rival.card
+        taken = played | trick.cards()
+        changed.append(play)
+    return changed

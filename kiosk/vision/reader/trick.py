@@ -13,15 +13,15 @@ it taken back and replaced, the pile being gathered).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 from kiosk.rules.cards import Card, Seat, Suit
 from kiosk.rules.tricks import trick_winner as winner
 from kiosk.vision.events import WarningKind
-from kiosk.vision.reader.config import ReaderConfig
-from kiosk.vision.reader.track import Track
+from kiosk.vision.reader.config import WELL_READ, ReaderConfig
+from kiosk.vision.reader.track import Track, on_the_spot, overlaps
 
 #: the questions that put a seat's card to the players: their answer puts it in its turn
 ASKING = (WarningKind.AMBIGUOUS, WarningKind.UNREADABLE, WarningKind.SEEN_TWICE)
@@ -178,3 +178,26 @@ def trick_winner(plays: Sequence[tuple[str, str]], trump: str) -> str:
     'N'
     """
     return str(winner([(Seat.parse(s), Card.parse(c)) for s, c in plays], Suit.parse(trump)))
+
+
+def came_down(trick: Trick, seat: Seat, track: Track, tracks: Iterable[Track],
+              takeback_gap: float) -> float:
+    """When the card just read came down, for its place in the order of play: its
+    own arrival, or that of another name read well on its corners since this trick
+    began and read until this name came (a QC read QS for seconds came down when the
+    QS was first seen). A false box that once fell on it does not count. A card that
+    moved within its seat's zone since it came there came down when it came into the
+    zone (tests/reader/test_moved_in_its_zone, test_unread_a_while)."""
+    came = track.came
+    if track.zone_seat == seat:
+        came = min(came, max(track.zone_since, trick.started))
+    since = track.came - takeback_gap  # (longer gone: a card taken back)
+    for other in tracks:
+        if (other is not track and other.zone_seat == seat and other.total >= WELL_READ
+                and other.came >= trick.started
+                and ((other.last_seen >= since and overlaps(other, track))
+                     or on_the_spot(track, other))):
+            # (read on the very spot where the other name was read, however long ago:
+            # the same card, unread for a while, not one put in its place)
+            came = min(came, other.came)
+    return came

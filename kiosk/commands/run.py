@@ -71,7 +71,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="window size on a desktop (default: %(default)s)")
     parser.add_argument("--demo-pace", type=float, default=1.0, metavar="X",
                         help="demo speed: pauses are multiplied by X (default: 1)")
+    parser.add_argument("--keyboard", choices=("auto", "on", "off"), default="auto",
+                        help="the on-screen keyboard for the text fields: on a touch-only "
+                             "screen there is no other way to type a name (default: auto, "
+                             "on a Raspberry Pi or a tablet)")
     parser.add_argument("--verbose", action="store_true", help="show Kivy's log on the console")
+
+
+def keyboard_mode(choice: str, kiosk_device: bool) -> str | None:
+    """Kivy's `keyboard_mode` for `--keyboard`: the docked keyboard (with a USB keyboard
+    still typing), or None to leave Kivy's own setting (a Pi's config.ini may set it).
+
+    >>> keyboard_mode("auto", kiosk_device=True), keyboard_mode("off", kiosk_device=True)
+    ('systemanddock', 'system')
+    >>> keyboard_mode("auto", kiosk_device=False) is None
+    True
+    """
+    if choice == "on" or (choice == "auto" and kiosk_device):
+        return "systemanddock"
+    return "system" if choice == "off" else None
 
 
 def is_kiosk_device() -> bool:
@@ -203,6 +221,10 @@ def _play(args: argparse.Namespace, *, demo: bool, headless: bool, size: tuple[i
     Config.set("graphics", "height", str(height))
     Config.set("kivy", "exit_on_escape", "0" if fullscreen else "1")
     Config.set("input", "mouse", "mouse,multitouch_on_demand")
+    mode = keyboard_mode(args.keyboard, is_kiosk_device())
+    if mode is not None:
+        Config.set("kivy", "keyboard_mode", mode)
+        Config.set("kivy", "keyboard_layout", "qwerty")
 
     from kiosk.app.demo import DEMO_SETUP, DemoDriver, start_demo
     from kiosk.app.main import KioskApp

@@ -330,11 +330,27 @@ class Director:
         self.db.write(job)
 
     def call(self, table: int, key: str, body: object) -> int:
-        """Players at `table` asked for the director (idempotent on `key`)."""
+        """Players at `table` asked for the director (idempotent on `key`); with
+        `"cancelled": true` they settled it themselves and withdraw the table's open calls
+        (0 is returned)."""
         data = body if isinstance(body, dict) else {}
         hand, rnd = data.get("hand"), data.get("round")
         hand = hand if isinstance(hand, int) else None
         rnd = rnd if isinstance(rnd, int) else None
+
+        def withdraw(conn: sqlite3.Connection) -> int:
+            cur = conn.execute(
+                "UPDATE director_call SET answered_at = ?, answered_by = ? "
+                "WHERE table_no = ? AND answered_at IS NULL",
+                (now(), "the players (call withdrawn)", table),
+            )
+            if cur.rowcount:
+                _audit(conn, f"table {table} kiosk", "call",
+                       f"Table {table} withdrew its call for the director")
+            return 0
+
+        if data.get("cancelled") is True:
+            return self.db.write(withdraw)
 
         def job(conn: sqlite3.Connection) -> int:
             old = conn.execute(

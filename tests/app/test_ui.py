@@ -16,7 +16,7 @@ from kiosk.table.session import TableSession
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(__file__).with_name("ui_run.py")
-SHOTS = ("rules", "setup", "pairing", "calibration-taps", "calibration", "bidding-turn-up",
+SHOTS = ("rules", "setup", "setup-keyboard", "pairing", "calibration-taps", "calibration", "bidding-turn-up",
          "bidding-explained", "bidding-undo", "live", "correction", "score-hand-1", "renege",
          "score-game-won", "game-end")
 
@@ -36,7 +36,10 @@ def test_tap_through_a_game(tmp_path: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT), KIVY_NO_ARGS="1", KIVY_HOME=str(tmp_path))
     done = subprocess.run([*_command(), str(journal), str(tmp_path / "shots")], cwd=ROOT,
                           env=env, capture_output=True, text=True, timeout=240)
-    assert "UI OK" in done.stdout, done.stderr[-3000:]
+    assert "UI OK" in done.stdout, done.stderr[-3000:] + done.stdout[-3000:]
+    # every screen was measured against the accessibility bar, and passed
+    audited = [line for line in done.stdout.splitlines() if line.startswith("AUDIT ")]
+    assert len(audited) >= len(SHOTS) and all(" 0 finding(s)" in a for a in audited), audited
     for name in SHOTS:
         shot = tmp_path / "shots" / f"{name}.png"
         assert shot.exists() and shot.stat().st_size > 10_000, name

@@ -27,6 +27,7 @@ from kivy.config import Config  # noqa: E402
 Config.set("graphics", "width", "1280")
 Config.set("graphics", "height", "800")
 Config.set("graphics", "fullscreen", "0")
+Config.set("kivy", "keyboard_mode", "systemanddock")  # as on a touch-only Pi (--keyboard)
 
 from kivy.clock import Clock  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
@@ -257,6 +258,22 @@ def steps(d: Driver, session: TableSession) -> Iterator[float]:
     assert d.place("North") == before, "the message moved the dealer buttons"
     d.app.presenter._say("")
     yield from d.shot("setup")
+    # a touch-only screen: a tap on a text field brings up the docked keyboard
+    field = d.screen.ids.team_ns
+    tap_at(*field.to_window(*field.center))
+    yield 0.8
+    from kivy.uix.vkeyboard import VKeyboard
+
+    keyboards = [w for w in Window.children if isinstance(w, VKeyboard)]
+    assert keyboards, "no on-screen keyboard came up"
+    board = keyboards[0]
+    layout = board.available_layouts[board.layout] if isinstance(board.layout, str) else {}
+    rows = int(layout.get("rows", 5))
+    key_height = board.height * board.scale / rows  # docked: scaled to the window
+    assert key_height >= 12 * 6 - 2, f"the keyboard's keys are {key_height:.0f} px tall"
+    yield from d.shot("setup-keyboard")
+    field.focus = False
+    yield 0.5
     yield from d.tap("Not paired with the director yet: results wait on this kiosk.")
     yield from d.until("pairing")
     yield from d.shot("pairing")
@@ -340,11 +357,34 @@ def steps(d: Driver, session: TableSession) -> Iterator[float]:
     yield from d.tap("Cy & Di: tap to agree")
     yield 0.3
     yield from d.shot("game-end")
+    yield from audit_can_fail(d)
     failed = {name: found for name, found in d.findings.items() if found}
     for name, found in d.findings.items():
         print(f"AUDIT {name}: {len(found)} finding(s)", *found, sep="\n  ", flush=True)
     assert not failed, f"screens below the bar: {sorted(failed)}"
     print("UI OK", session.scores, flush=True)
+
+
+def audit_can_fail(d: Driver) -> Iterator[float]:
+    """The audit finds what it is there to find: a small, faint button that prints a card
+    code, and a suit symbol in Roboto, laid on the game's end screen for one picture."""
+    from kivy.uix.button import Button
+    from kivy.uix.label import Label
+
+    bad = Button(text="AS", font_size=14, size_hint=(None, None), size=(40, 40),
+                 pos=(10, 10), color=(0.3, 0.3, 0.3, 1), background_normal="",
+                 background_color=(0.2, 0.2, 0.2, 1))
+    box = Label(text="Trump: \u2665", font_size=40, size_hint=(None, None), size=(300, 60),
+                pos=(60, 10))
+    d.screen.add_widget(bad)
+    d.screen.add_widget(box)
+    yield from d.shot("audit-check")
+    found = d.findings.pop("audit-check")
+    d.screen.remove_widget(bad)
+    d.screen.remove_widget(box)
+    for rule in ("target", "text size", "contrast", "card code", "empty box"):
+        assert any(f.startswith(rule) for f in found), f"the audit missed a {rule}: {found}"
+    (d.shots / f"{d.prefix}audit-check.png").unlink()
 
 
 def main() -> int:

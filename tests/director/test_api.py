@@ -217,6 +217,17 @@ def test_players_can_call_the_director(tournament: Client) -> None:
     assert tournament.get("/sheet.json").json()["calls"] == []
 
 
+def test_players_can_withdraw_their_call(tournament: Client) -> None:
+    kiosk = pair(tournament, 3)
+    assert kiosk.client.post_json("/api/v1/calls", {"hand": 2},
+                                  kiosk.headers("call-1")).status == 200
+    assert len(tournament.get("/sheet.json").json()["calls"]) == 1
+    withdrawn = kiosk.client.post_json("/api/v1/calls", {"hand": 2, "cancelled": True},
+                                       kiosk.headers("call-2"))
+    assert withdrawn.status == 200 and withdrawn.json()["acknowledged"] is True
+    assert tournament.get("/sheet.json").json()["calls"] == []
+
+
 def test_unknown_addresses_and_methods(client: Client) -> None:
     assert client.get("/nope").status == 404
     assert client.get("/api/v1/nope").json()["status"] == 404

@@ -12,7 +12,8 @@ MODULES = ["kiosk.table.journal", "kiosk.table.setup", "kiosk.table.assignment",
            "kiosk.vision.detector", "kiosk.vision.suit_reader", "kiosk.vision.context_reader",
            "kiosk.vision.index_classifier",
            "kiosk.vision.pipeline", "kiosk.vision.reader",
-           "kiosk.app.markers", "kiosk.app.demo", "kiosk.app.headless"]
+           "kiosk.app.markers", "kiosk.app.demo", "kiosk.app.headless", "kiosk.app.palette",
+           "kiosk.commands.run"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -105,6 +105,7 @@ class Notice:
     seat: str | None
     seq: int
     hand: int
+    kind: str = ""  #: the reader's warning kind ('camera_moved', ...), '' for the session's
 
 
 class TableSession:
@@ -645,15 +646,15 @@ class TableSession:
             hand.view = referee.replay(self.profile, hand.dealer, hand.turn_up, hand.bids,
                                        hand.plays, hand.renege_choice)
 
-    def _notice(self, text: str, seat: str | None, seq: int) -> None:
+    def _notice(self, text: str, seat: str | None, seq: int, kind: str = "") -> None:
         number = self.hand.number if self.hand else 0
-        self.notices.append(Notice(text=text, seat=seat, seq=seq, hand=number))
+        self.notices.append(Notice(text=text, seat=seat, seq=seq, hand=number, kind=kind))
         del self.notices[:-20]
 
     def _apply_vision(self, event: VisionEvent, seq: int) -> None:
         hand = self.hand
         if isinstance(event, ReaderWarning):
-            self._notice(event.message, event.seat, seq)
+            self._notice(event.message, event.seat, seq, kind=str(event.kind))
             return
         if hand is None or hand.view is None:
             return

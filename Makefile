@@ -33,7 +33,7 @@ run: setup
 
 lint: setup-dev
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict kiosk/rules kiosk/vision
+	$(BIN)/mypy --strict kiosk
 
 test: lint
 	$(BIN)/python -m pytest tests kiosk/rules

@@ -339,9 +339,10 @@ def _render_kde_sheet(deck: Deck, path: Path) -> None:
             faces[card] = cv2.imread(str(out), cv2.IMREAD_UNCHANGED)
     if any(face is None or face.ndim != 3 or face.shape[2] != 4 for face in faces.values()):
         raise RuntimeError(f"rsvg-convert gave no RGBA card for {deck.name}")
-    height = max(face.shape[0] for face in faces.values())
+    rendered = {card: face for card, face in faces.items() if face is not None}
+    height = max(face.shape[0] for face in rendered.values())
     sheet = np.zeros((height * 5, CARD_WIDTH * 13, 4), np.uint8)
-    for card, face in faces.items():
+    for card, face in rendered.items():
         row, column = _cell(card)
         h, w = min(face.shape[0], height), min(face.shape[1], CARD_WIDTH)
         sheet[row * height : row * height + h, column * CARD_WIDTH : column * CARD_WIDTH + w] = (
@@ -427,7 +428,7 @@ def _ink_mask(face: np.ndarray, from_edge: bool = False) -> np.ndarray:
                           borderValue=0)  # fmt: skip
     else:
         inner = cv2.erode(opaque, np.ones((7, 7), np.uint8))
-    return mask & inner.astype(bool)
+    return np.asarray(mask & inner.astype(bool))
 
 
 def _deck_ink_mask(deck: str, face: np.ndarray) -> np.ndarray:

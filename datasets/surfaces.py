@@ -34,7 +34,7 @@ def felt(size: int, rng: Rng) -> np.ndarray:
     fibre = rng.normal(0, 1, (size, size)).astype(np.float32)
     fibre = cv2.GaussianBlur(fibre, (0, 0), 0.8) * rng.uniform(6, 16)
     mottle = (_noise(size, size / 6, rng) - 0.5) * rng.uniform(10, 30)
-    return base + (fibre + mottle)[:, :, None]
+    return np.asarray(base + (fibre + mottle)[:, :, None])
 
 
 def wood(size: int, rng: Rng) -> np.ndarray:
@@ -48,7 +48,7 @@ def wood(size: int, rng: Rng) -> np.ndarray:
     light = _colour(rng, 90, 230) * np.array([1.0, 0.75, 0.5], np.float32)
     dark = light * rng.uniform(0.45, 0.75)
     t = (0.7 * rings + 0.3 * streaks)[:, :, None]
-    return dark + (light - dark) * t
+    return np.asarray(dark + (light - dark) * t)
 
 
 def laminate(size: int, rng: Rng) -> np.ndarray:
@@ -64,7 +64,7 @@ def cloth(size: int, rng: Rng) -> np.ndarray:
     period = rng.uniform(2.5, 7)
     weave = np.sin(x * 2 * np.pi / period) * np.sin(y * 2 * np.pi / period)
     base = _colour(rng, 30, 230)
-    return base + (weave * rng.uniform(8, 25))[:, :, None]
+    return np.asarray(base + (weave * rng.uniform(8, 25))[:, :, None])
 
 
 def tablecloth(size: int, rng: Rng) -> np.ndarray:
@@ -84,7 +84,7 @@ def tablecloth(size: int, rng: Rng) -> np.ndarray:
     else:  # checkerboard
         t = ((x // period + y // period) % 2).astype(np.float32)
     t = cv2.GaussianBlur(t.astype(np.float32), (0, 0), 0.7)[:, :, None]
-    return a + (b - a) * t
+    return np.asarray(a + (b - a) * t)
 
 
 SURFACES: dict[str, Callable[[int, Rng], np.ndarray]] = {
@@ -99,4 +99,4 @@ SURFACES: dict[str, Callable[[int, Rng], np.ndarray]] = {
 def random_surface(size: int, rng: Rng) -> np.ndarray:
     """A square table surface of a random kind, RGB float32."""
     name = list(SURFACES)[rng.integers(len(SURFACES))]
-    return np.clip(SURFACES[name](size, rng), 0, 255).astype(np.float32)
+    return np.asarray(np.clip(SURFACES[name](size, rng), 0, 255).astype(np.float32))

@@ -191,7 +191,7 @@ class KioskApp(App):
             for name in ("live", "calibration", "deck"):
                 screen = self.manager.get_screen(name)
                 if name == "live" or self.manager.current == name:
-                    screen.show_frame(frame)  # type: ignore[attr-defined]
+                    screen.show_frame(frame)
 
         Clock.schedule_once(show)
 

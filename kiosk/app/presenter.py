@@ -199,10 +199,10 @@ class TablePresenter:
         """Change some of the set-up (the names on one screen, the rules on another),
         keeping the rest as saved."""
         s = self.session.setup or default_setup()
-        fields = {"tournament": s.tournament, "table": str(s.table), "round_": str(s.round),
-                  "team_ns": s.team_ns, "team_ew": s.team_ew, "profile": s.profile,
-                  "points_to_win": s.points_to_win, "minutes": s.minutes,
-                  "four_colour": s.four_colour}
+        fields: dict[str, Any] = {
+            "tournament": s.tournament, "table": str(s.table), "round_": str(s.round),
+            "team_ns": s.team_ns, "team_ew": s.team_ew, "profile": s.profile,
+            "points_to_win": s.points_to_win, "minutes": s.minutes, "four_colour": s.four_colour}
         fields.update(changes)
         return self.save_setup(**fields)
 

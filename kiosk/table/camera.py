@@ -181,7 +181,8 @@ class HandFollower:
         if context is not None and context.get("leader") and context["hand"] != self._told:
             self._told = context["hand"]
             self.pipeline.new_hand(self.make_play(context))
-        return self.pipeline(frame, t)
+        events: list[VisionEvent] = self.pipeline(frame, t)
+        return events
 
 
 class CameraLink:

@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["kiosk.table.journal", "kiosk.table.setup", "kiosk.table.assignment",
+MODULES = ["kiosk.table.journal", "kiosk.table.feed", "kiosk.table.setup", "kiosk.table.assignment",
            "kiosk.vision.events", "kiosk.vision.calibration", "kiosk.vision.rectify",
            "kiosk.vision.detector", "kiosk.vision.suit_reader", "kiosk.vision.context_reader",
            "kiosk.vision.index_classifier",

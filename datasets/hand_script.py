@@ -42,7 +42,7 @@ def random_hand(rng: Rng, *, alone: bool | None = None, renege_rate: float = 0.0
     deck = list(EUCHRE)
     rng.shuffle(deck)
     dealer = str(_SEATS[int(rng.integers(4))])
-    order = _clockwise(_left(dealer))
+    order = [str(s) for s in Seat.parse(dealer).left.clockwise()]
     hands = {seat: deck[5 * i: 5 * i + 5] for i, seat in enumerate(order)}
     turn_up = deck[20]
     trump = str(tuple(Suit)[int(rng.integers(4))])
@@ -63,17 +63,17 @@ def random_hand(rng: Rng, *, alone: bool | None = None, renege_rate: float = 0.0
     dealt = {s: list(h) for s, h in hands.items()}
     if discard is not None:
         dealt[dealer] = [c for c in hands[dealer] if c != turn_up] + [discard]
-    sitting_out = _partner(maker) if lone else None
+    sitting_out = str(Seat.parse(maker).partner) if lone else None
     players = [str(s) for s in Seat if str(s) != sitting_out]
-    leader = _left(dealer)
+    leader = str(Seat.parse(dealer).left)
     if leader == sitting_out:
-        leader = _left(leader)
+        leader = str(Seat.parse(leader).left)
     held = {s: [Card.parse(c) for c in hands[s]] for s in players}
     t_suit = Suit.parse(trump)
     tricks: list[list[str]] = []
     for _ in range(5):
         plays: list[tuple[Seat, Card]] = []
-        for seat in _clockwise(leader):
+        for seat in [str(s) for s in Seat.parse(leader).clockwise()]:
             if seat == sitting_out:
                 continue
             hand = held[seat]
@@ -102,19 +102,6 @@ def contract_of(record: dict[str, Any]) -> tuple[str, str, bool]:
     bid = winning[-1]
     trump = bid["suit"] if bid["call"] == "name" else record["turn_up"][1]
     return str(trump).upper(), str(bid["seat"]), bool(bid.get("alone", False))
-
-
-def _left(seat: str) -> str:
-    """The record's seat letter on this one's left (the rules engine's Seat says which)."""
-    return str(Seat.parse(seat).left)
-
-
-def _partner(seat: str) -> str:
-    return str(Seat.parse(seat).partner)
-
-
-def _clockwise(seat: str) -> list[str]:
-    return [str(s) for s in Seat.parse(seat).clockwise()]
 
 
 # ---- the scene: keyframed cards, hands and glare ----------------------------------------
@@ -195,7 +182,7 @@ class Tricks:
 def script_hand(record: dict[str, Any], rng: Rng, tricks: Tricks = Tricks()) -> Scene:
     """Turn a hand record into a keyframed scene of it being played."""
     trump, maker, alone = contract_of(record)
-    sitting_out = _partner(maker) if alone else None
+    sitting_out = str(Seat.parse(maker).partner) if alone else None
     plays_in = [[(p.split(":")[0], p.split(":")[1]) for p in trick] for trick in record["tricks"]]
     winners = []
     for k, plays in enumerate(plays_in):
@@ -327,7 +314,7 @@ def script_hand(record: dict[str, Any], rng: Rng, tricks: Tricks = Tricks()) -> 
                            seat=winner))
         clears.append(round(tg + 1.7, 3))
         t = tg + 2.2 + rng.uniform(0.2, 0.8)
-    leader = plays_in[0][0][0] if plays_in else _left(record["dealer"])
+    leader = plays_in[0][0][0] if plays_in else str(Seat.parse(record["dealer"]).left)
     return Scene(record=record, cards=cards, hands=hands, glares=glares, plays=truth,
                  clears=clears, duration=t + 1.5, leader=leader, trump=trump,
                  sitting_out=sitting_out, events=events)

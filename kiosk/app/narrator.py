@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from kiosk.app.presenter import TablePresenter
 from kiosk.app.words import bid_words, card_words, result_words
+from kiosk.table.phases import Phase
 from kiosk.table.referee import SUIT_NAMES, seat_name
 from kiosk.table.session import TableSession
 
@@ -86,11 +87,11 @@ class Narrator:
                 self._say(("renege", n), f"  Renege: {seat_name(view.renege.seat)} did not "
                                          f"follow suit in trick {view.renege.trick}.")
             points = s.current_points()
-            if s.phase == "hand_over" and points is not None:
+            if s.phase == Phase.HAND_OVER and points is not None:
                 self._say(("over", n), (
                     f"Hand {n} over: {result_words(view, points, teams)}. "
                     f"Score: {teams['NS']} {s.scores['NS']}, {teams['EW']} {s.scores['EW']}."))
-        if s.phase in ("game_over", "confirmed"):
+        if s.phase in (Phase.GAME_OVER, Phase.CONFIRMED):
             scores = s.scores
             self._say(("game_over",), (
                 f"Game over: {self._presenter.game_end_view().headline} "
@@ -98,6 +99,6 @@ class Narrator:
             for side in ("NS", "EW"):
                 if side in s.confirmed:
                     self._say(("confirm", side), f"  {teams[side]} agree with the score.")
-        if s.phase == "confirmed":
+        if s.phase == Phase.CONFIRMED:
             self._say(("confirmed",), "Both teams agreed: the result is saved for the "
                                       "director.")

@@ -13,10 +13,11 @@ plain-words reason in `message`, which every screen shows.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from kiosk.app import words
+from kiosk.app.director_link import DirectorLink, assigned
 from kiosk.app.palette import BLUE, GREEN, INK, RED, suit_colour
 from kiosk.app.views import (
     BiddingView,
@@ -38,14 +39,23 @@ from kiosk.app.words import (
     clock_text,
     plain,
 )
+from kiosk.rules.cards import Seat
 from kiosk.table import referee
+from kiosk.table.phases import Phase
 from kiosk.table.referee import SEAT_NAMES, SIDE_NAMES, SUIT_NAMES, seat_name
-from kiosk.table.session import SEATS, IntentRefused, TableSession
-from kiosk.table.setup import TableSetup
+from kiosk.table.session import IntentRefused, TableSession
+from kiosk.table.setup import TableSetup, default_setup
+
+#: the screen each phase of the game shows, unless the players opened another
+SCREEN_OF = {
+    Phase.SETUP: "setup", Phase.READY: "setup", Phase.BIDDING: "bidding",
+    Phase.PLAYING: "live", Phase.RENEGE: "renege", Phase.HAND_OVER: "score",
+    Phase.GAME_OVER: "game_end", Phase.CONFIRMED: "game_end",
+}
 
 
 @dataclass
-class TablePresenter:
+class TablePresenter(DirectorLink):
     """Turns the session into views and taps into intents."""
 
     session: TableSession
@@ -107,20 +117,17 @@ class TablePresenter:
     def screen(self) -> str:
         """The screen to show: the game's phase, unless the players opened one."""
         phase = self.session.phase
-        if self.overlay == "correction" and phase in ("playing", "renege", "hand_over"):
+        if self.overlay == "correction" and phase in (Phase.PLAYING, Phase.RENEGE,
+                                                      Phase.HAND_OVER):
             return "correction"
-        if self.overlay == "score" and phase in ("playing", "bidding"):
+        if self.overlay == "score" and phase in (Phase.PLAYING, Phase.BIDDING):
             return "score"
         if self.overlay in ("calibration", "deck") and phase in (
-                "setup", "ready", "bidding", "playing"):
+                Phase.SETUP, Phase.READY, Phase.BIDDING, Phase.PLAYING):
             return self.overlay  # set-up, or the camera moved during a game
-        if self.overlay in ("rules", "pairing") and phase in ("setup", "ready"):
+        if self.overlay in ("rules", "pairing") and phase in (Phase.SETUP, Phase.READY):
             return self.overlay
-        return {
-            "setup": "setup", "ready": "setup", "bidding": "bidding", "playing": "live",
-            "renege": "renege", "hand_over": "score", "game_over": "game_end",
-            "confirmed": "game_end",
-        }[phase]
+        return SCREEN_OF[phase]
 
     def shot_name(self) -> str:
         """The name a picture of the screen now shown is saved under (headless runs save
@@ -213,74 +220,6 @@ class TablePresenter:
         limit = f"{s.minutes} minutes" if s.minutes else "no time limit"
         return f"{referee.profile_info(s.profile).name}: first to {s.points_to_win}, {limit}"
 
-    def pairing_status(self) -> str:
-        """Whether results can reach the director, in plain words."""
-        outbox = self.session.outbox
-        if outbox is None:
-            return "No director: results stay on this kiosk."
-        server = outbox.config().get("server")
-        if not server:
-            return "Not paired with the director yet: results wait on this kiosk."
-        return f"Paired with the director at {server}."
-
-    def pair(self, server: str, code: str, pairer: Callable[[str, str], Any] | None = None,
-             fetcher: Callable[[str, str], dict[str, Any]] | None = None) -> bool:
-        """Pair with the director by the code its Tables page shows, then fill in the
-        set-up (table, teams, rules) from what the director says this table plays."""
-        from kiosk.table.pairing import PairingError, pair_with_code
-
-        outbox = self.session.outbox
-        if outbox is None:
-            return self._say("This kiosk has no outbox to send results with.")
-        if not server.strip() or not code.strip():
-            return self._say("Type the director's address and the table's code.")
-        try:
-            paired = (pairer or pair_with_code)(server.strip(), code.strip().upper())
-        except PairingError as problem:
-            return self._say(str(problem))
-        return self._paired(paired, fetcher)
-
-    def pair_from_camera(self, redeemer: Callable[[Any], Any] | None = None,
-                         fetcher: Callable[[str, str], dict[str, Any]] | None = None) -> bool:
-        """Pair by the QR code the director's Tables page shows, held up to the camera:
-        nothing to type. Reads the latest camera picture, then fills in the set-up."""
-        from kiosk.table.pairing import PairingError, pair_from_qr_image, redeem
-
-        if self.session.outbox is None:
-            return self._say("This kiosk has no outbox to send results with.")
-        frame = self.camera_setup.frame
-        if frame is None:
-            return self._say("No camera picture yet: type the director's address and "
-                             "the table's code instead.")
-        invite = pair_from_qr_image(frame)
-        if invite is None:
-            return self._say("No table QR code in the camera's view. Hold the director's "
-                             "QR code up to the camera and tap again.")
-        try:
-            paired = (redeemer or redeem)(invite)
-        except PairingError as problem:
-            return self._say(str(problem))
-        return self._paired(paired, fetcher)
-
-    def _paired(self, paired: Any,
-                fetcher: Callable[[str, str], dict[str, Any]] | None) -> bool:
-        """Point the outbox at the director and take this table's seating from it."""
-        outbox = self.session.outbox
-        assert outbox is not None
-        outbox.configure(paired.server, paired.token)
-        current = self.session.setup or default_setup()
-        setup = replace(current, table=paired.table,
-                        tournament=paired.tournament or current.tournament)
-        setup, missing = _assigned(setup, paired.server, paired.token, fetcher)
-        note = (f"Paired, but the seating did not come: {missing} Check the names."
-                if missing else "")
-        if self.session.started_at is None and not self._do(
-                lambda: self.session.configure(setup)):
-            return False
-        if note:
-            self._say(note)
-        return True
-
     def _say(self, message: str) -> bool:
         self.message = message
         self._changed()
@@ -292,28 +231,6 @@ class TablePresenter:
             return self._say("The director needs both teams' names: tap 'Get the teams' or "
                              "type them above.")
         return self._do(lambda: self.session.start_game(dealer))
-
-    def paired(self) -> bool:
-        outbox = self.session.outbox
-        config = outbox.config() if outbox is not None else {}
-        return bool(config.get("server") and config.get("token"))
-
-    def fetch_seating(self, fetcher: Callable[[str, str], dict[str, Any]] | None = None
-                      ) -> bool:
-        """A paired kiosk before its game: the teams and rules this table plays now, from
-        the director (a new game started with `--new-game`, or a restart)."""
-        outbox = self.session.outbox
-        if outbox is None or not self.paired() or self.session.started_at is not None:
-            return False
-        config = outbox.config()
-        current = self.session.setup or default_setup()
-        setup, problem = _assigned(current, config["server"], config["token"], fetcher)
-        if problem:
-            return self._say(f"The seating did not come from the director: {problem} "
-                             "Type the names, or tap 'Get the teams' again.")
-        if setup != self.session.setup:
-            return self._do(lambda: self.session.configure(setup))
-        return True
 
     def undo(self) -> bool:
         """Take back the last bid, the turn-up or the dealer (the Undo button)."""
@@ -377,9 +294,9 @@ class TablePresenter:
         seats = tuple(
             SeatView(seat=s, name=SEAT_NAMES[s], card=on_table.get(s) or hand.pending.get(s),
                      on_turn=view.to_play == s, sitting_out=view.sitting_out == s)
-            for s in SEATS
+            for s in (str(seat) for seat in Seat)
         )
-        if session.phase == "hand_over":
+        if session.phase == Phase.HAND_OVER:
             title = "Hand over"
         elif won_by:
             title = won_by
@@ -481,7 +398,7 @@ class TablePresenter:
         """A seat's place on the live screen was tapped: fix (or add) its card in the
         trick on the table, on the correction screen with that place chosen."""
         hand = self.session.hand
-        if hand is None or hand.view is None or self.session.phase != "playing":
+        if hand is None or hand.view is None or self.session.phase != Phase.PLAYING:
             return False
         view = self.live_view()
         if seat == next((s.seat for s in view.seats if s.sitting_out), None):
@@ -498,11 +415,12 @@ class TablePresenter:
         rows = []
         for number, trick in enumerate(hand.view.tricks, start=1):
             cards = dict(trick.cards)
-            rows.append((number, tuple((s, cards.get(s)) for s in SEATS
+            rows.append((number, tuple((s, cards.get(s)) for s in (str(x) for x in Seat)
                                        if s != hand.view.sitting_out)))
         if hand.view.to_play and (not rows or all(c for _s, c in rows[-1][1])):
             number = len(rows) + 1
-            rows.append((number, tuple((s, None) for s in SEATS if s != hand.view.sitting_out)))
+            rows.append((number, tuple((str(s), None) for s in Seat
+                                       if str(s) != hand.view.sitting_out)))
         if self.selected:
             t, s = self.selected
             prompt = f"Trick {t}, {seat_name(s)}: tap the right card"
@@ -563,7 +481,7 @@ class TablePresenter:
         return ScoreView(
             teams=teams, scores=session.scores, points_to_win=setup.points_to_win,
             hand_summary=summary, clock=self.clock(), clock_note=clock_note,
-            can_next=phase == "hand_over" and not session.game_can_end(),
+            can_next=phase == Phase.HAND_OVER and not session.game_can_end(),
             can_end=session.game_can_end(), hands=hands,
         )
 
@@ -621,7 +539,7 @@ class TablePresenter:
         current = self.session.setup
         if current is None or not (config.get("server") and config.get("token")):
             return True  # not paired: the players fill in the names
-        setup, problem = _assigned(current, config["server"], config["token"], fetcher,
+        setup, problem = assigned(current, config["server"], config["token"], fetcher,
                                    after=played)
         if problem:  # the game is still started: the players fill in the names
             self._say(f"The seating for the next game did not come: {problem} "
@@ -636,25 +554,6 @@ class TablePresenter:
     def apply(self, event: Any, source: str = "camera") -> bool:
         """A vision event from the reader (already on the UI thread)."""
         return self.session.feed(event, source=source)
-
-
-def _assigned(setup: TableSetup, server: str, token: str,
-              fetcher: Callable[[str, str], dict[str, Any]] | None = None,
-              after: int = 0) -> tuple[TableSetup, str]:
-    """The set-up with the director's seating filled in, and the problem ('' if none)."""
-    from kiosk.table.assignment import AssignmentError, fetch_assignment, setup_from_assignment
-
-    try:
-        data = (fetcher or fetch_assignment)(server, token)
-    except AssignmentError as problem:
-        return setup, str(problem)
-    return setup_from_assignment(setup, data, after=after), ""
-
-
-def default_setup() -> TableSetup:
-    info = referee.profile_info(referee.DEFAULT_PROFILE)
-    return TableSetup(tournament="", table=1, round=1, team_ns="", team_ew="",
-                      profile=info.id, points_to_win=info.points_to_win, minutes=info.minutes)
 
 
 __all__ = ["TablePresenter", "EUCHRE_RANKS", "RANK_LABELS", "SUIT_SYMBOLS", "card_label",

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-SEATS = ("N", "E", "S", "W")
+from kiosk.rules.cards import Seat
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ def first_progressive_seating(players: list[str]) -> dict[int, dict[str, str]]:
     if not players or len(players) % 4:
         raise ValueError("a progressive event needs four players a table")
     return {
-        t + 1: dict(zip(SEATS, players[4 * t : 4 * t + 4], strict=True))
+        t + 1: dict(zip((str(s) for s in Seat), players[4 * t : 4 * t + 4], strict=True))
         for t in range(len(players) // 4)
     }
 

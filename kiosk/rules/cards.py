@@ -205,11 +205,31 @@ def parse_token(token: str) -> Card | Literal[FaceDown.BACK]:
     return Card.parse(token)
 
 
+class Team(enum.StrEnum):
+    """The two partnerships. Equal to their codes, as the journal and the contracts write
+    them.
+
+    >>> Team.NS == "NS", Team.EW.other, [str(seat) for seat in Team.EW.seats]
+    (True, <Team.NS: 'NS'>, ['E', 'W'])
+    """
+
+    NS = "NS"
+    EW = "EW"
+
+    @property
+    def other(self) -> Team:
+        return Team.EW if self is Team.NS else Team.NS
+
+    @property
+    def seats(self) -> tuple[Seat, Seat]:
+        return (Seat.N, Seat.S) if self is Team.NS else (Seat.E, Seat.W)
+
+
 class Seat(enum.Enum):
     """The four seats, clockwise: N, E, S, W.
 
     >>> Seat.N.left, Seat.N.partner, Seat.E.team
-    (<Seat.E: 'E'>, <Seat.S: 'S'>, 'EW')
+    (<Seat.E: 'E'>, <Seat.S: 'S'>, <Team.EW: 'EW'>)
     """
 
     N = "N"
@@ -230,9 +250,9 @@ class Seat(enum.Enum):
         return _CLOCKWISE[self._value_][2]
 
     @property
-    def team(self) -> str:
+    def team(self) -> Team:
         """The partnership, `NS` or `EW`."""
-        return "NS" if self in (Seat.N, Seat.S) else "EW"
+        return Team.NS if self in (Seat.N, Seat.S) else Team.EW
 
     def clockwise(self) -> tuple[Seat, Seat, Seat, Seat]:
         """This seat and the next three clockwise: the order of a trick it leads.

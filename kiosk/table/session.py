@@ -25,90 +25,30 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from kiosk.table import referee
+from kiosk.rules.cards import Seat, Team
+from kiosk.table import referee, results
+from kiosk.table.hand_log import Correction, FinishedHand, HandLog, Notice
+from kiosk.table.intake import CameraIntake
 from kiosk.table.journal import Entry, Journal
+from kiosk.table.phases import Phase
 from kiosk.table.setup import SetupError, TableSetup
 from kiosk.vision.events import (
-    CardPlayed,
-    CardReread,
-    ReaderWarning,
-    TrickCleared,
-    TrickComplete,
     VisionEvent,
     event_from_json,
 )
 
-SEATS = ("N", "E", "S", "W")
-SIDES = ("NS", "EW")
+SIDES = tuple(Team)
 
 
 class IntentRefused(ValueError):
     """A tap the game cannot take now; the message is plain words for the players."""
 
 
-def left_of(seat: str) -> str:
-    """The next seat clockwise; seat names are part of the contract, not a rule."""
-    return SEATS[(SEATS.index(seat) + 1) % 4]
-
-
-def side_of(seat: str) -> str:
-    return "NS" if seat in ("N", "S") else "EW"
-
-
-@dataclass
-class HandLog:
-    """What was seen and tapped during one hand; the referee turns it into a game."""
-
-    number: int
-    dealer: str
-    turn_up: str | None = None
-    bids: list[dict[str, Any]] = field(default_factory=list)
-    plays: list[tuple[str, str]] = field(default_factory=list)  # (seat, card) in play order
-    pending: dict[str, str] = field(default_factory=dict)  # seen before that seat's turn
-    renege_choice: str | None = None
-    director_called: bool = False
-    cleared: int = 0  # completed tricks the camera saw pushed away
-    view: referee.HandView | None = None
-    #: journal seq of the last change to the cards on the table: a notice older than it
-    #: speaks of a table that has moved on
-    changed_at: int = 0
-
-
-@dataclass(frozen=True)
-class FinishedHand:
-    number: int
-    dealer: str
-    record: dict[str, Any]
-    result: dict[str, Any]
-    points: dict[str, int]
-
-
-@dataclass(frozen=True)
-class Correction:
-    hand: int
-    trick: int
-    seat: str
-    was: str | None
-    card: str
-    seq: int
-
-
-@dataclass(frozen=True)
-class Notice:
-    """A message for the players (a camera warning, a refused reading)."""
-
-    text: str
-    seat: str | None
-    seq: int
-    hand: int
-    kind: str = ""  #: the reader's warning kind ('camera_moved', ...), '' for the session's
-
-
-class TableSession:
+class TableSession(CameraIntake):
     """The game at one table, rebuilt from and kept in its journal."""
 
     def __init__(self, journal: Journal, clock: Callable[[], float] = time.time,
@@ -185,24 +125,24 @@ class TableSession:
         return referee.settle(hand.view, hand.renege_choice).points
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """Where the table is; each phase has its screen."""
         if self.setup is None:
-            return "setup"
+            return Phase.SETUP
         if self.submitted or self.confirmed >= set(SIDES):
-            return "confirmed"
+            return Phase.CONFIRMED
         if self.game_ended:
-            return "game_over"
+            return Phase.GAME_OVER
         if self.hand is None:
-            return "ready"
+            return Phase.READY
         view = self.hand.view
         assert view is not None
         if view.phase == "bidding":
-            return "bidding"
+            return Phase.BIDDING
         settled = referee.settle(view, self.hand.renege_choice)
         if settled.needs_players:
-            return "renege"
-        return "hand_over" if settled.over else "playing"
+            return Phase.RENEGE
+        return Phase.HAND_OVER if settled.over else Phase.PLAYING
 
     def elapsed(self) -> float:
         """Seconds since the first deal (0 before the game starts)."""
@@ -243,7 +183,7 @@ class TableSession:
         """A side has won, or time is up and no hand is in play."""
         if self.winner() is not None:
             return True
-        return self.time_is_up() and self.phase in ("hand_over", "ready")
+        return self.time_is_up() and self.phase in (Phase.HAND_OVER, Phase.READY)
 
     # -------------------------------------------------------------- listening
 
@@ -274,13 +214,13 @@ class TableSession:
             raise IntentRefused("Set up the table first.")
         if self.started_at is not None:
             raise IntentRefused("The game has already started.")
-        if dealer not in SEATS:
+        if dealer not in {str(seat) for seat in Seat}:
             raise IntentRefused(f"Unknown seat {dealer!r}.")
         self._record("start", {"dealer": dealer}, key="start" + self._redo())
 
     def see_turn_up(self, card: str, source: str = "tap") -> None:
         """The turn-up card, seen by the camera or tapped in by a player."""
-        hand = self._need_hand("bidding")
+        hand = self._need_hand(Phase.BIDDING)
         try:
             card = referee.normalize_card(card)
         except ValueError as problem:
@@ -293,13 +233,13 @@ class TableSession:
     def bid_options(self) -> list[referee.BidOption]:
         """Every button of the bidding screen, each allowed or explained."""
         hand = self.hand
-        if hand is None or hand.view is None or self.phase != "bidding":
+        if hand is None or hand.view is None or self.phase != Phase.BIDDING:
             return []
         return referee.bid_options(self.profile, hand.view)
 
     def bid(self, call: str, suit: str | None = None, alone: bool = False) -> None:
         """The seat on turn speaks: 'pass', 'order' (round one) or 'name' a suit."""
-        hand = self._need_hand("bidding")
+        hand = self._need_hand(Phase.BIDDING)
         view = hand.view
         assert view is not None
         seat = view.to_bid
@@ -321,7 +261,7 @@ class TableSession:
         hand = self.hand
         if hand is None or not self.undoable or hand.plays or hand.pending:
             return None
-        if self.phase not in ("bidding", "playing"):
+        if self.phase not in (Phase.BIDDING, Phase.PLAYING):
             return None
         seq, kind = self.undoable[-1]
         if kind == "start":
@@ -362,7 +302,7 @@ class TableSession:
             card = referee.normalize_card(card)
         except ValueError as problem:
             raise IntentRefused(str(problem)) from None
-        if seat not in SEATS:
+        if seat not in {str(s) for s in Seat}:
             raise IntentRefused(f"Unknown seat {seat!r}.")
         plays, _pending, _was = self._corrected(trick, seat, card)
         trial = referee.replay(self.profile, hand.dealer, hand.turn_up, hand.bids, plays,
@@ -376,7 +316,7 @@ class TableSession:
         """Settle a proven renege: `penalty`, or an option the profile lets the
         non-offending side choose (see `referee.renege_options`)."""
         hand = self.hand
-        if hand is None or self.phase != "renege":
+        if hand is None or self.phase != Phase.RENEGE:
             raise IntentRefused("There is no renege to settle.")
         assert hand.view is not None
         options = referee.settle(hand.view, hand.renege_choice).options
@@ -411,7 +351,7 @@ class TableSession:
 
     def next_hand(self) -> None:
         """The hand is scored; the deal passes to the left."""
-        if self.phase != "hand_over":
+        if self.phase != Phase.HAND_OVER:
             raise IntentRefused("Finish this hand first.")
         if self.game_can_end():
             raise IntentRefused("The game is over: end it and confirm the score.")
@@ -426,7 +366,7 @@ class TableSession:
 
     def confirm(self, side: str) -> None:
         """A team agrees with the final score; both must before it is sent."""
-        if self.phase != "game_over":
+        if self.phase != Phase.GAME_OVER:
             raise IntentRefused("The game is not over yet.")
         if side not in SIDES:
             raise IntentRefused(f"Unknown side {side!r}.")
@@ -437,7 +377,7 @@ class TableSession:
     def new_game(self) -> None:
         """The game is confirmed: the same table starts its next round (the journal
         keeps every game; the set-up carries over with the round moved on)."""
-        if self.phase != "confirmed":
+        if self.phase != Phase.CONFIRMED:
             raise IntentRefused("Finish and confirm this game first.")
         self._record("new_game", {}, key=f"new_game:{self.last_seq}")
 
@@ -458,7 +398,7 @@ class TableSession:
         playing = view is not None and view.phase != "bidding"
         return {
             "hand": hand.number if hand else None,
-            "leader": view.to_play if playing and view and self.phase == "playing" else None,
+            "leader": view.to_play if playing and view and self.phase == Phase.PLAYING else None,
             "trump": view.trump if view else None,
             "sitting_out": view.sitting_out if view else None,
         }
@@ -467,42 +407,7 @@ class TableSession:
 
     def game_result(self) -> dict[str, Any]:
         """The result the director records (CONTRACTS: one game of `standings`)."""
-        assert self.setup is not None
-        s = self.setup
-        scores = self.scores
-        return {
-            "game_id": self.game_id(),
-            "tournament": s.tournament,
-            "round": s.round,
-            "table": s.table,
-            "profile": s.profile,
-            "teams": [s.team_name("NS"), s.team_name("EW")],
-            "points": [scores["NS"], scores["EW"]],
-            "hands": [{"record": h.record, "result": h.result, "points": h.points}
-                      for h in self.finished],
-            "time_up": self.ended_by_time(),
-            "reneges": self._renege_reports(),
-            "corrections": [c.__dict__ for c in self.corrections],
-        }
-
-    def _renege_reports(self) -> list[dict[str, Any]]:
-        """Each proven renege with its evidence, as the director's sheet shows it."""
-        reports = []
-        teams = {side: self.setup.team_name(side) for side in SIDES} if self.setup else {}
-        for hand in self.finished:
-            for proof in hand.result.get("reneges", [])[:1]:
-                seat = proof["seat"]
-                owed = "EW" if side_of(seat) == "NS" else "NS"
-                gained = hand.points.get(owed, 0)
-                lost = hand.points.get(side_of(seat), 0)
-                penalty = (f"{gained} points to {teams.get(owed, owed)}" if gained > 0 else
-                           f"{-lost} points from {teams.get(side_of(seat))}" if lost < 0 else
-                           "hand scored as played")
-                reports.append({"hand": hand.number, **proof,
-                                "team": teams.get(side_of(seat), side_of(seat)),
-                                "penalty": penalty,
-                                "frames": self._frames(hand.number, proof)})
-        return reports
+        return results.game_result(self)
 
     def frame_path(self, hand: int, trick: int, seat: str) -> Path | None:
         """Where the frame of `seat`'s card in a trick is kept (one folder per game)."""
@@ -510,19 +415,6 @@ class TableSession:
             return None
         game = f"game-{int(self.started_at or 0)}"
         return self.frames_dir / game / f"h{hand}-t{trick}-{seat}.jpg"
-
-    def _frames(self, hand: int, proof: dict[str, Any]) -> list[dict[str, str]]:
-        import base64
-
-        frames = []
-        for label, trick in (("failed to follow", proof["trick"]),
-                             ("the proof", proof["proven_at"])):
-            path = self.frame_path(hand, trick, proof["seat"])
-            if path is not None and path.is_file() and path.stat().st_size < 2_000_000:
-                data = base64.b64encode(path.read_bytes()).decode()
-                frames.append({"label": f"trick {trick}: {label}",
-                               "image": f"data:image/jpeg;base64,{data}"})
-        return frames
 
     def game_id(self) -> str:
         """Stable across restarts: the outbox uses it to never send a game twice."""
@@ -532,9 +424,9 @@ class TableSession:
 
     # -------------------------------------------------------------- internals
 
-    def _need_hand(self, phase: str) -> HandLog:
+    def _need_hand(self, phase: Phase) -> HandLog:
         if self.phase != phase or self.hand is None:
-            raise IntentRefused({"bidding": "This is not the time to bid."}.get(
+            raise IntentRefused({Phase.BIDDING: "This is not the time to bid."}.get(
                 phase, "Not now."))
         return self.hand
 
@@ -628,7 +520,7 @@ class TableSession:
                                           record=hand.view.record, result=result,
                                           points=points))
         if deal_next:
-            self._new_hand(hand.number + 1, left_of(hand.dealer))
+            self._new_hand(hand.number + 1, str(Seat.parse(hand.dealer).left))
         else:
             self.hand = None
 
@@ -650,116 +542,6 @@ class TableSession:
         number = self.hand.number if self.hand else 0
         self.notices.append(Notice(text=text, seat=seat, seq=seq, hand=number, kind=kind))
         del self.notices[:-20]
-
-    def _apply_vision(self, event: VisionEvent, seq: int) -> None:
-        hand = self.hand
-        if isinstance(event, ReaderWarning):
-            self._notice(event.message, event.seat, seq, kind=str(event.kind))
-            return
-        if hand is None or hand.view is None:
-            return
-        if isinstance(event, TrickCleared):
-            # The referee knows when a trick is full; the clear only tells the
-            # screen to stop showing it.
-            hand.cleared = sum(1 for t in hand.view.tricks if t.winner is not None)
-            return
-        if isinstance(event, TrickComplete):
-            return
-        if isinstance(event, CardReread):
-            self._apply_reread(event, seq)
-            return
-        assert isinstance(event, CardPlayed)
-        view = hand.view
-        try:
-            card = referee.normalize_card(event.card)
-        except ValueError:
-            self._notice(f"The camera saw something it cannot name in front of "
-                         f"{referee.seat_name(event.seat)}. Tap the card to fix it.",
-                         event.seat, seq)
-            return
-        if view.phase == "bidding":
-            if not hand.bids and hand.turn_up is None and event.seat == hand.dealer:
-                # Before any bid, a card at the dealer's place is the turn-up.
-                hand.turn_up = card
-                self._rebuild()
-                self.undoable.append((seq, "turn_up"))
-            return
-        if self.phase != "playing":
-            return  # the hand is settled or waits for the players: later cards change nothing
-        if (event.seat, card) in hand.plays or hand.pending.get(event.seat) == card:
-            return  # the same card seen again (the reader re-reported it)
-        index = self._visible_play(event.seat)
-        if index is not None:
-            # The reader's rule: a later card for a seat that already played in the
-            # trick on the table replaces the earlier one (taken back, or misread).
-            was = hand.plays[index][1]
-            hand.plays[index] = (event.seat, card)
-            hand.changed_at = seq
-            self._notice(f"The camera now reads {referee.seat_name(event.seat)}'s card as "
-                         f"the {referee.card_words(card)} (it read the "
-                         f"{referee.card_words(was)} before).", event.seat, seq)
-            self._rebuild()
-            return
-        trick_empty = not view.tricks or view.tricks[-1].winner is not None
-        if view.to_play != event.seat and trick_empty and not hand.pending:
-            leader = referee.seat_name(view.to_play)
-            self._notice(f"{referee.seat_name(event.seat)}'s card came before {leader} led. "
-                         "If it was a lead out of turn, call the director.", event.seat, seq)
-        problem = referee.check_play(view, event.seat, card)
-        if problem:
-            self._notice(problem, event.seat, seq)
-            return
-        if view.to_play == event.seat:
-            hand.plays.append((event.seat, card))
-        else:
-            hand.pending[event.seat] = card
-        hand.changed_at = seq
-        self._rebuild()
-
-    def _apply_reread(self, event: CardReread, seq: int) -> None:
-        """The camera now reads a card of an earlier trick as another card (its name was
-        read far more surely on a later card): the record is fixed as a player's tap would
-        fix it. Not when the record no longer holds the card it replaces (the players
-        fixed it already), nor when the rules refuse the change (said in a notice); the
-        reader's own question about the card follows either way."""
-        hand = self.hand
-        assert hand is not None and hand.view is not None
-        if self.phase not in ("playing", "renege"):
-            return
-        try:
-            card, was = referee.normalize_card(event.card), referee.normalize_card(event.was)
-        except ValueError:
-            return
-        index = referee.play_index(hand.view, event.trick, event.seat)
-        if index is None or hand.plays[index] != (event.seat, was):
-            return
-        plays = list(hand.plays)
-        plays[index] = (event.seat, card)
-        trial = referee.replay(self.profile, hand.dealer, hand.turn_up, hand.bids, plays,
-                               hand.renege_choice)
-        if trial.problem:
-            self._notice(f"The camera now reads {referee.seat_name(event.seat)}'s card in "
-                         f"trick {event.trick} as the {referee.card_words(card)}, but the "
-                         f"record cannot take it: {trial.problem.rstrip('.')}. Please tap "
-                         "that card.",
-                         event.seat, seq)
-            return
-        hand.plays = plays
-        hand.changed_at = seq
-        self._rebuild()
-
-    def _visible_play(self, seat: str) -> int | None:
-        """Where `seat`'s card in the trick still on the table sits in `plays`."""
-        hand = self.hand
-        assert hand is not None and hand.view is not None
-        tricks = hand.view.tricks
-        if not tricks:
-            return None
-        done = sum(1 for t in tricks if t.winner is not None)
-        last = tricks[-1]
-        if last.winner is not None and hand.cleared >= done:
-            return None  # raked in: a new card starts the next trick
-        return referee.play_index(hand.view, len(tricks), seat)
 
     def _corrected(self, trick: int, seat: str, card: str
                    ) -> tuple[list[tuple[str, str]], dict[str, str], str | None]:

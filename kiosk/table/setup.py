@@ -71,3 +71,12 @@ class TableSetup:
             round=int(data.get("round", 1)),
             four_colour=bool(data.get("four_colour", False)),
         )
+
+
+def default_setup() -> TableSetup:
+    """A blank set-up under the default rule book, its points and time pre-filled."""
+    from kiosk.table import referee
+
+    info = referee.profile_info(referee.DEFAULT_PROFILE)
+    return TableSetup(tournament="", table=1, round=1, team_ns="", team_ew="",
+                      profile=info.id, points_to_win=info.points_to_win, minutes=info.minutes)

@@ -25,7 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kiosk.table.session import SEATS, IntentRefused, TableSession
+from kiosk.rules.cards import Seat
+from kiosk.table.phases import Phase
+from kiosk.table.session import IntentRefused, TableSession
 from kiosk.table.setup import TableSetup
 from kiosk.vision.events import CardPlayed, TrickCleared, TrickComplete, VisionEvent
 
@@ -47,13 +49,13 @@ class Step:
 
 
 def _turn(seat: str, by: int) -> str:
-    return SEATS[(SEATS.index(seat) + by) % 4]
+    return str(Seat.parse(seat).clockwise()[by % 4])
 
 
 def load_record(dealer: str = "N") -> dict[str, Any]:
     """The bundled hand, turned round the table so that `dealer` deals it."""
     base = json.loads(RECORD.read_text())
-    by = SEATS.index(dealer) - SEATS.index(base["dealer"])
+    by = Seat.parse(base["dealer"]).clockwise().index(Seat.parse(dealer))
     rec = {
         "dealer": _turn(base["dealer"], by),
         "turn_up": base["turn_up"],
@@ -165,9 +167,9 @@ class DemoDriver:
     def _autoplay(self, dt: float) -> bool:
         """Between hands, wait a while for the players, then tap for them."""
         phase = self.session.phase
-        waits = {"ready": 3.0, "hand_over": 8.0}
+        waits = {Phase.READY: 3.0, Phase.HAND_OVER: 8.0}
         if self.confirm:
-            waits["game_over"] = 3.0
+            waits[Phase.GAME_OVER] = 3.0
         if phase not in waits:
             self._idle = 0.0
             return False
@@ -176,10 +178,10 @@ class DemoDriver:
             return False
         self._idle = 0.0
         try:
-            if phase == "game_over":
+            if phase == Phase.GAME_OVER:
                 side = next(s for s in ("NS", "EW") if s not in self.session.confirmed)
                 self.session.confirm(side)
-            elif phase == "ready":
+            elif phase == Phase.READY:
                 self.session.start_game(json.loads(RECORD.read_text())["dealer"])
             elif self.session.game_can_end():
                 self.session.end_game()

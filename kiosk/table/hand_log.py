@@ -1,0 +1,58 @@
+"""What the session keeps of a game: the hand in play, the hands finished, the players'
+corrections and the notices shown to them. Plain values, rebuilt from the journal."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from kiosk.table import referee
+
+
+@dataclass
+class HandLog:
+    """What was seen and tapped during one hand; the referee turns it into a game."""
+
+    number: int
+    dealer: str
+    turn_up: str | None = None
+    bids: list[dict[str, Any]] = field(default_factory=list)
+    plays: list[tuple[str, str]] = field(default_factory=list)  # (seat, card) in play order
+    pending: dict[str, str] = field(default_factory=dict)  # seen before that seat's turn
+    renege_choice: str | None = None
+    director_called: bool = False
+    cleared: int = 0  # completed tricks the camera saw pushed away
+    view: referee.HandView | None = None
+    #: journal seq of the last change to the cards on the table: a notice older than it
+    #: speaks of a table that has moved on
+    changed_at: int = 0
+
+
+@dataclass(frozen=True)
+class FinishedHand:
+    number: int
+    dealer: str
+    record: dict[str, Any]
+    result: dict[str, Any]
+    points: dict[str, int]
+
+
+@dataclass(frozen=True)
+class Correction:
+    hand: int
+    trick: int
+    seat: str
+    was: str | None
+    card: str
+    seq: int
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A message for the players (a camera warning, a refused reading)."""
+
+    text: str
+    seat: str | None
+    seq: int
+    hand: int
+    kind: str = ""  #: the reader's warning kind ('camera_moved', ...), '' for the session's

@@ -1,0 +1,150 @@
+"""What the camera saw, taken into the game: the trick reader's events are observations,
+recorded first and interpreted here. A card in turn is played; one seen early waits for
+its turn; a later card for a seat replaces the one it showed (taken back, or misread);
+a card the rules cannot take becomes a notice for the players."""
+
+from __future__ import annotations
+
+from kiosk.table import referee
+from kiosk.table.hand_log import HandLog
+from kiosk.table.phases import Phase
+from kiosk.vision.events import (
+    CardPlayed,
+    CardReread,
+    ReaderWarning,
+    TrickCleared,
+    TrickComplete,
+    VisionEvent,
+)
+
+
+class CameraIntake:
+    """The table session's half that reads the camera's events (kiosk.table.session)."""
+
+    hand: HandLog | None
+    #: (seq, kind) of the hand's set-up steps Undo may take back (a turn-up seen is one)
+    undoable: list[tuple[int, str]]
+
+    @property
+    def phase(self) -> Phase:
+        raise NotImplementedError
+
+    @property
+    def profile(self) -> str:
+        raise NotImplementedError
+
+    def _notice(self, text: str, seat: str | None, seq: int, kind: str = "") -> None:
+        raise NotImplementedError
+
+    def _rebuild(self) -> None:
+        raise NotImplementedError
+
+    def _apply_vision(self, event: VisionEvent, seq: int) -> None:
+        hand = self.hand
+        if isinstance(event, ReaderWarning):
+            self._notice(event.message, event.seat, seq, kind=str(event.kind))
+            return
+        if hand is None or hand.view is None:
+            return
+        if isinstance(event, TrickCleared):
+            # The referee knows when a trick is full; the clear only tells the
+            # screen to stop showing it.
+            hand.cleared = sum(1 for t in hand.view.tricks if t.winner is not None)
+            return
+        if isinstance(event, TrickComplete):
+            return
+        if isinstance(event, CardReread):
+            self._apply_reread(event, seq)
+            return
+        assert isinstance(event, CardPlayed)
+        view = hand.view
+        try:
+            card = referee.normalize_card(event.card)
+        except ValueError:
+            self._notice(f"The camera saw something it cannot name in front of "
+                         f"{referee.seat_name(event.seat)}. Tap the card to fix it.",
+                         event.seat, seq)
+            return
+        if view.phase == "bidding":
+            if not hand.bids and hand.turn_up is None and event.seat == hand.dealer:
+                # Before any bid, a card at the dealer's place is the turn-up.
+                hand.turn_up = card
+                self._rebuild()
+                self.undoable.append((seq, "turn_up"))
+            return
+        if self.phase != Phase.PLAYING:
+            return  # the hand is settled or waits for the players: later cards change nothing
+        if (event.seat, card) in hand.plays or hand.pending.get(event.seat) == card:
+            return  # the same card seen again (the reader re-reported it)
+        index = self._visible_play(event.seat)
+        if index is not None:
+            # The reader's rule: a later card for a seat that already played in the
+            # trick on the table replaces the earlier one (taken back, or misread).
+            was = hand.plays[index][1]
+            hand.plays[index] = (event.seat, card)
+            hand.changed_at = seq
+            self._notice(f"The camera now reads {referee.seat_name(event.seat)}'s card as "
+                         f"the {referee.card_words(card)} (it read the "
+                         f"{referee.card_words(was)} before).", event.seat, seq)
+            self._rebuild()
+            return
+        trick_empty = not view.tricks or view.tricks[-1].winner is not None
+        if view.to_play != event.seat and trick_empty and not hand.pending:
+            leader = referee.seat_name(view.to_play)
+            self._notice(f"{referee.seat_name(event.seat)}'s card came before {leader} led. "
+                         "If it was a lead out of turn, call the director.", event.seat, seq)
+        problem = referee.check_play(view, event.seat, card)
+        if problem:
+            self._notice(problem, event.seat, seq)
+            return
+        if view.to_play == event.seat:
+            hand.plays.append((event.seat, card))
+        else:
+            hand.pending[event.seat] = card
+        hand.changed_at = seq
+        self._rebuild()
+
+    def _apply_reread(self, event: CardReread, seq: int) -> None:
+        """The camera now reads a card of an earlier trick as another card (its name was
+        read far more surely on a later card): the record is fixed as a player's tap would
+        fix it. Not when the record no longer holds the card it replaces (the players
+        fixed it already), nor when the rules refuse the change (said in a notice); the
+        reader's own question about the card follows either way."""
+        hand = self.hand
+        assert hand is not None and hand.view is not None
+        if self.phase not in (Phase.PLAYING, Phase.RENEGE):
+            return
+        try:
+            card, was = referee.normalize_card(event.card), referee.normalize_card(event.was)
+        except ValueError:
+            return
+        index = referee.play_index(hand.view, event.trick, event.seat)
+        if index is None or hand.plays[index] != (event.seat, was):
+            return
+        plays = list(hand.plays)
+        plays[index] = (event.seat, card)
+        trial = referee.replay(self.profile, hand.dealer, hand.turn_up, hand.bids, plays,
+                               hand.renege_choice)
+        if trial.problem:
+            self._notice(f"The camera now reads {referee.seat_name(event.seat)}'s card in "
+                         f"trick {event.trick} as the {referee.card_words(card)}, but the "
+                         f"record cannot take it: {trial.problem.rstrip('.')}. Please tap "
+                         "that card.",
+                         event.seat, seq)
+            return
+        hand.plays = plays
+        hand.changed_at = seq
+        self._rebuild()
+
+    def _visible_play(self, seat: str) -> int | None:
+        """Where `seat`'s card in the trick still on the table sits in `plays`."""
+        hand = self.hand
+        assert hand is not None and hand.view is not None
+        tricks = hand.view.tricks
+        if not tricks:
+            return None
+        done = sum(1 for t in tricks if t.winner is not None)
+        last = tricks[-1]
+        if last.winner is not None and hand.cleared >= done:
+            return None  # raked in: a new card starts the next trick
+        return referee.play_index(hand.view, len(tricks), seat)

@@ -1,0 +1,69 @@
+"""A finished game as the director records it (CONTRACTS: one game of `standings`), with
+each proven renege and the camera's frames that show it."""
+
+from __future__ import annotations
+
+import base64
+from typing import TYPE_CHECKING, Any
+
+from kiosk.rules.cards import Seat, Team
+
+if TYPE_CHECKING:
+    from kiosk.table.session import TableSession
+
+#: a frame larger than this is left out of the report (the director's limit is 2 MB)
+FRAME_LIMIT = 2_000_000
+
+
+def game_result(session: TableSession) -> dict[str, Any]:
+    """The result the director records."""
+    assert session.setup is not None
+    s = session.setup
+    scores = session.scores
+    return {
+        "game_id": session.game_id(),
+        "tournament": s.tournament,
+        "round": s.round,
+        "table": s.table,
+        "profile": s.profile,
+        "teams": [s.team_name("NS"), s.team_name("EW")],
+        "points": [scores["NS"], scores["EW"]],
+        "hands": [{"record": h.record, "result": h.result, "points": h.points}
+                  for h in session.finished],
+        "time_up": session.ended_by_time(),
+        "reneges": renege_reports(session),
+        "corrections": [c.__dict__ for c in session.corrections],
+    }
+
+
+def renege_reports(session: TableSession) -> list[dict[str, Any]]:
+    """Each proven renege with its evidence, as the director's sheet shows it."""
+    reports = []
+    teams = {side: session.setup.team_name(side) for side in Team} if session.setup else {}
+    for hand in session.finished:
+        for proof in hand.result.get("reneges", [])[:1]:
+            offender = Seat.parse(proof["seat"]).team
+            owed = offender.other
+            gained = hand.points.get(owed, 0)
+            lost = hand.points.get(offender, 0)
+            penalty = (f"{gained} points to {teams.get(owed, owed)}" if gained > 0 else
+                       f"{-lost} points from {teams.get(offender)}" if lost < 0 else
+                       "hand scored as played")
+            reports.append({"hand": hand.number, **proof,
+                            "team": teams.get(offender, str(offender)),
+                            "penalty": penalty,
+                            "frames": frames(session, hand.number, proof)})
+    return reports
+
+
+def frames(session: TableSession, hand: int, proof: dict[str, Any]) -> list[dict[str, str]]:
+    """The saved frames of the trick the seat failed to follow in and of the proof."""
+    found = []
+    for label, trick in (("failed to follow", proof["trick"]),
+                         ("the proof", proof["proven_at"])):
+        path = session.frame_path(hand, trick, proof["seat"])
+        if path is not None and path.is_file() and path.stat().st_size < FRAME_LIMIT:
+            data = base64.b64encode(path.read_bytes()).decode()
+            found.append({"label": f"trick {trick}: {label}",
+                          "image": f"data:image/jpeg;base64,{data}"})
+    return found

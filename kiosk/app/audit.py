@@ -93,7 +93,7 @@ def audit(screen: Any, picture: np.ndarray) -> list[Finding]:
             findings.append(Finding("card code", f"{name} says {words!r}"))
         findings += _empty_boxes(w, text, name)
         findings += _contrast(w, text, name, picture, height)
-        if _TAP_PROMPT.search(words):
+        if _TAP_PROMPT.search(words) and not tappable:  # a button's own words are its target
             prompts.append(words)
     if prompts and not cards_to_tap:
         findings += [Finding("tap prompt", f"{p!r}, with no card to tap") for p in prompts]

@@ -30,6 +30,7 @@ from kiosk.app.screens.pairing import PairingScreen
 from kiosk.app.screens.renege import RenegeScreen
 from kiosk.app.screens.score import ScoreScreen
 from kiosk.app.screens.setup import RulesScreen, SetupScreen
+from kiosk.app.screens.voice import VoiceScreen
 from kiosk.app.taps import TapGuard
 from kiosk.table.feed import FrameFeed, save_frame
 
@@ -37,6 +38,7 @@ SCREENS: dict[str, type[KioskScreen]] = {
     "setup": SetupScreen,
     "rules": RulesScreen,
     "pairing": PairingScreen,
+    "voice": VoiceScreen,
     "calibration": CalibrationScreen,
     "deck": DeckScreen,
     "bidding": BiddingScreen,

@@ -12,13 +12,15 @@ plain-words reason in `message`, which every screen shows.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from kiosk.app import words
 from kiosk.app.director_link import DirectorLink, assigned
 from kiosk.app.palette import BLUE, GREEN, INK, RED, suit_colour
+from kiosk.app.speech import TableVoice
 from kiosk.app.views import (
     BiddingView,
     ButtonView,
@@ -68,6 +70,10 @@ class TablePresenter(DirectorLink):
     _listeners: list[Callable[[], None]] = field(default_factory=list)
     #: what the table looked like when the Score screen was opened over the game
     _score_opened_at: tuple[Any, ...] | None = None
+    #: where the table's voice settings are kept (None: not kept), and how a sentence is
+    #: said (None: espeak-ng; tests pass their own)
+    voice_path: Path | None = None
+    voice_runner: Callable[[Sequence[str]], Any] | None = None
 
     def __post_init__(self) -> None:
         from kiosk.app.camera_setup import CameraSetup
@@ -80,6 +86,10 @@ class TablePresenter(DirectorLink):
         self.deck_setup = DeckSetup(self.session, on_change=self._changed)
         # once the table is set up, its own deck profile (if it keeps one) is read with
         self.session.subscribe(lambda _s: self.deck_setup.table_known())
+        #: the voice for low-vision players (kiosk.app.speech)
+        self.voice = TableVoice(self.session, self.voice_path, screen=lambda: self.screen,
+                                teams=self.teams, on_change=self._changed,
+                                run=self.voice_runner)
 
     # ------------------------------------------------------------ plumbing
 
@@ -126,6 +136,9 @@ class TablePresenter(DirectorLink):
                 Phase.SETUP, Phase.READY, Phase.BIDDING, Phase.PLAYING):
             return self.overlay  # set-up, or the camera moved during a game
         if self.overlay in ("rules", "pairing") and phase in (Phase.SETUP, Phase.READY):
+            return self.overlay
+        if self.overlay == "voice" and phase in (Phase.SETUP, Phase.READY, Phase.BIDDING,
+                                                 Phase.PLAYING, Phase.HAND_OVER):
             return self.overlay
         return SCREEN_OF[phase]
 

@@ -231,7 +231,8 @@ def _play(args: argparse.Namespace, *, demo: bool, headless: bool, size: tuple[i
     from kiosk.app.narrator import Narrator
     from kiosk.app.presenter import TablePresenter
 
-    presenter = TablePresenter(session, camera=capture is not None)
+    presenter = TablePresenter(session, camera=capture is not None,
+                               voice_path=journal.parent / "voice.json")
     if not demo and session.started_at is None:
         presenter.fetch_seating()  # a paired table's teams and rules, before the first deal
     if choice is not None:

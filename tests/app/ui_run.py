@@ -36,6 +36,7 @@ from kivy.tests.common import UnitTestTouch  # noqa: E402
 from kiosk.app.demo import load_record, script  # noqa: E402
 from kiosk.app.main import KioskApp  # noqa: E402
 from kiosk.app.presenter import TablePresenter  # noqa: E402
+from kiosk.app.voice import VoiceSettings  # noqa: E402
 from kiosk.table.session import TableSession  # noqa: E402
 from kiosk.vision.events import CardPlayed, TrickCleared  # noqa: E402
 
@@ -274,6 +275,14 @@ def steps(d: Driver, session: TableSession) -> Iterator[float]:
     yield from d.shot("setup-keyboard")
     field.focus = False
     yield 0.5
+    yield from d.tap("Voice: off")  # a player who cannot read the screen well
+    yield from d.until("voice")
+    yield from d.tap("The voice is OFF: tap to turn it on")
+    yield from d.tap("slower")
+    yield from d.shot("voice")
+    yield from d.tap("Done")
+    yield from d.until("setup")
+    assert d.app.presenter.voice.settings == VoiceSettings(enabled=True, rate=125)
     yield from d.tap("Not paired with the director yet: results wait on this kiosk.")
     yield from d.until("pairing")
     yield from d.shot("pairing")
@@ -328,6 +337,9 @@ def steps(d: Driver, session: TableSession) -> Iterator[float]:
     camera(session, 1, seen[7:], 200)
     yield 0.4
     yield from d.until("score")
+    d.app.presenter.voice.voice.wait()
+    spoken = d.app.presenter.voice.voice.spoken
+    assert "East, ace of spades." in spoken and "Trick 1 to East." in spoken, spoken
     yield from d.shot("score-hand-1")
     yield from d.tap("Next hand")
     yield 0.3
@@ -399,7 +411,9 @@ def main() -> int:
     session.configure(TableSetup(tournament="Spring open", table=3, round=2,
                                  team_ns="Ann & Bob", team_ew="Cy & Di", profile="tournament",
                                  points_to_win=10, minutes=25))
-    presenter = TablePresenter(session)
+    # the voice speaks into a list here: a test machine has no loudspeaker
+    presenter = TablePresenter(session, voice_path=journal.with_name("voice.json"),
+                               voice_runner=lambda command: None)
     app = KioskApp(presenter)
     driver = Driver(app, shots, prefix)
     plan = steps(driver, session)

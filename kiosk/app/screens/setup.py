@@ -13,6 +13,7 @@ from kiosk.app.widgets import load_kv
 class SetupScreen(KioskScreen):
     rules = StringProperty("")
     pairing = StringProperty("")
+    voice = StringProperty("")
 
     def show(self) -> None:
         v = self.presenter.setup_view()
@@ -26,6 +27,7 @@ class SetupScreen(KioskScreen):
             ids.team_ns.text = v.team_ns
             ids.team_ew.text = v.team_ew
         self.rules = self.presenter.rules_words()
+        self.voice = self.presenter.voice.settings.words()
         self.pairing = v.pairing
 
     def save(self) -> bool:

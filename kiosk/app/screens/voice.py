@@ -1,0 +1,24 @@
+"""The voice for a low-vision player: a large switch, the language and the speed."""
+
+from __future__ import annotations
+
+from kivy.properties import BooleanProperty, StringProperty
+
+from kiosk.app.screens.base import KioskScreen
+from kiosk.app.voice import SPEEDS
+from kiosk.app.widgets import load_kv
+
+
+class VoiceScreen(KioskScreen):
+    enabled = BooleanProperty(False)
+    language = StringProperty("en")
+    speed = StringProperty("")
+
+    def show(self) -> None:
+        settings = self.presenter.voice.settings
+        self.enabled = settings.enabled
+        self.language = settings.language
+        self.speed = SPEEDS.get(settings.rate, str(settings.rate))
+
+
+load_kv(__file__)

@@ -24,8 +24,11 @@ os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 
 from kivy.config import Config  # noqa: E402
 
-Config.set("graphics", "width", "1280")
-Config.set("graphics", "height", "800")
+# the 10-inch tablet the bar is written for; KIOSK_UI_SIZE=800x480 (with KIOSK_PX_PER_MM=5.2)
+# tries a Raspberry Pi's 7-inch touch screen
+_WIDTH, _HEIGHT = os.environ.get("KIOSK_UI_SIZE", "1280x800").split("x")
+Config.set("graphics", "width", _WIDTH)
+Config.set("graphics", "height", _HEIGHT)
 Config.set("graphics", "fullscreen", "0")
 Config.set("kivy", "keyboard_mode", "systemanddock")  # as on a touch-only Pi (--keyboard)
 

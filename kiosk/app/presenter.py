@@ -273,6 +273,8 @@ class TablePresenter(DirectorLink):
             hint=view.hint, teams=self.teams(), scores=session.scores,
             undo=words.undo_words(session.last_step()),
             director_called=hand.director_called,
+            turn_up_note=("Read by the camera. Not this card? Undo it."
+                          if hand.turn_up_source == "camera" and not hand.bids else ""),
         )
 
     def tap_bid(self, index: int) -> bool:

@@ -48,6 +48,7 @@ class BiddingView:
     scores: dict[str, int]
     undo: str = ""  # the Undo button's words ('' hides it)
     director_called: bool = False
+    turn_up_note: str = ""  # 'Read by the camera': the players see where it came from
 
 
 @dataclass(frozen=True)

@@ -69,6 +69,7 @@ class CameraIntake:
             if not hand.bids and hand.turn_up is None and event.seat == hand.dealer:
                 # Before any bid, a card at the dealer's place is the turn-up.
                 hand.turn_up = card
+                hand.turn_up_source = "camera"
                 self._rebuild()
                 self.undoable.append((seq, "turn_up"))
             return

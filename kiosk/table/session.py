@@ -462,6 +462,7 @@ class TableSession(CameraIntake):
         elif kind == "turn_up" and self._is_current(p):
             assert self.hand is not None
             self.hand.turn_up = p["card"]
+            self.hand.turn_up_source = str(p.get("source", "tap"))
             self._rebuild()
             self.undoable.append((entry.seq, kind))
         elif kind == "bid" and self._is_current(p):

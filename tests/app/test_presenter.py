@@ -508,3 +508,32 @@ def test_a_moved_camera_offers_the_camera_set_up_during_the_hand(tmp_path: Path)
     assert p.screen == "calibration"
     p.open(None)
     assert p.screen == "live"
+
+
+def test_a_turn_up_read_by_the_camera_saves_its_tap_and_can_be_undone(tmp_path: Path) -> None:
+    """The bidding taps of the demo's hand: 3 when the camera read the turn-up (the first
+    bid agrees with it), 4 when the players tap it in."""
+    from kiosk.app.demo import load_record
+
+    record = load_record("N")
+    for camera_read in (True, False):
+        p = _started(tmp_path / str(camera_read))
+        taps = 0
+        if camera_read:
+            p.session.feed(CardPlayed("N", record["turn_up"], 0.5, 0.95))  # the dealer's place
+            assert p.bidding_view().turn_up_note.startswith("Read by the camera")
+        else:
+            assert p.tap_turn_up(record["turn_up"])
+            taps += 1
+            assert p.bidding_view().turn_up_note == ""
+        for bid in record["bids"]:
+            label = "Pass" if bid["call"] == "pass" else "Order it up"
+            assert p.tap_bid(next(b.index for b in p.bidding_view().buttons if b.label == label))
+            taps += 1
+        assert p.screen == "live"
+        assert taps == (3 if camera_read else 4)
+    p = _started(tmp_path / "misread")
+    p.session.feed(CardPlayed("N", "TH", 0.5, 0.95))  # the camera read the ten, not the nine
+    assert p.bidding_view().undo == "Undo the turn-up"
+    assert p.undo() and p.tap_turn_up("9H")
+    assert p.bidding_view().turn_up == "9H" and p.bidding_view().turn_up_note == ""

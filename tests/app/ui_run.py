@@ -349,8 +349,10 @@ def steps(d: Driver, session: TableSession) -> Iterator[float]:
     # Hand 2, East deals; South leads AS, West trumps with QH although holding 9S,
     # then leads 9S: a renege, proven.
     yield from d.until("bidding")
-    yield from d.tap(card="9H", within="picker")
-    yield 0.2
+    session.feed(CardPlayed("E", "9H", 290.0, 0.95), source="ui:h2")  # the camera reads it
+    yield 0.4
+    assert d.screen.turn_up == "9H" and d.screen.turn_up_note.startswith("Read by the camera")
+    yield from d.shot("bidding-camera-turn-up")
     yield from d.tap("Pass")  # South
     yield from d.tap("Pass")  # West
     yield from d.tap("Order it up")  # North

@@ -29,6 +29,7 @@ class BiddingScreen(KioskScreen):
     undo = StringProperty("")
     score = StringProperty("")
     director_called = BooleanProperty(False)
+    turn_up_note = StringProperty("")
 
     def show(self) -> None:
         v = self.presenter.bidding_view()
@@ -46,6 +47,7 @@ class BiddingScreen(KioskScreen):
         self.need_turn_up = v.turn_up is None
         self.undo = v.undo
         self.director_called = v.director_called
+        self.turn_up_note = v.turn_up_note
         self.score = "Score: " + ", ".join(f"{v.teams[side]} {v.scores[side]}"
                                            for side in ("NS", "EW"))
         box = self.ids.bids

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from kiosk.app.voice import Voice, VoiceSettings
+from kiosk.app.voice import Voice, VoiceSettings, espeak_available
 from kiosk.app.words import plain
 from kiosk.rules.cards import Card, Seat
 from kiosk.table.phases import Phase
@@ -136,6 +136,8 @@ class TableVoice:
         self.path = path
         self.settings = VoiceSettings.load(path) if path is not None else VoiceSettings()
         self.voice = Voice(self.settings, run=run)
+        #: whether this kiosk can speak at all (espeak-ng installed, or a runner given)
+        self.available = run is not None or espeak_available()
         self.speech = Speech(session, self.voice.say, self.settings.language, screen, teams)
         self.speech.catch_up()  # a restarted kiosk does not say the game again
         self.on_change = on_change

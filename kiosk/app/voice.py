@@ -9,6 +9,7 @@ a player may turn the voice on or slow it down at any time.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import shutil
@@ -91,14 +92,20 @@ def phonemes(text: str, language: str = "en") -> str:
     return " ".join(done.stdout.split())
 
 
+def _espeak(command: Sequence[str]) -> None:
+    """Run espeak-ng until the sentence is said; a kiosk without it stays silent (the
+    voice screen says why) rather than failing."""
+    with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+        subprocess.run(list(command), check=False, timeout=60, capture_output=True)
+
+
 class Voice:
     """Speaks sentences one at a time on a worker thread."""
 
     def __init__(self, settings: VoiceSettings,
                  run: Callable[[Sequence[str]], Any] | None = None) -> None:
         self.settings = settings
-        self._run = run or (lambda command: subprocess.run(list(command), check=False,
-                                                           timeout=60))
+        self._run = run or _espeak
         self._queue: queue.Queue[tuple[str, bool] | None] = queue.Queue()
         self._waiting: list[tuple[str, bool]] = []
         self._lock = threading.Lock()

@@ -191,3 +191,15 @@ def test_the_audio_says_each_event_once_in_the_right_words_at_the_set_rate(
         assert phonemes(name) in phonemes(sentence) and phonemes(seat) in phonemes(sentence)
     french = [text for text, _alert in spoken_hand(tmp_path, "fr")][0]
     assert phonemes("as de pique", "fr") in phonemes(french, "fr")
+
+
+def test_a_kiosk_without_espeak_stays_silent_and_says_why(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # no espeak-ng to be found
+    session = TableSession.open(tmp_path / "j.sqlite3")
+    p = TablePresenter(session, voice_path=tmp_path / "voice.json")
+    assert not p.voice.available
+    p.voice.switch()
+    p.voice.try_it()  # espeak-ng cannot be started: nothing is raised, nothing is lost
+    p.voice.voice.wait()
+    assert p.voice.voice.spoken == ["West, queen of hearts."]

@@ -19,6 +19,9 @@ class VoiceScreen(KioskScreen):
         self.enabled = settings.enabled
         self.language = settings.language
         self.speed = SPEEDS.get(settings.rate, str(settings.rate))
+        if not self.presenter.voice.available and not self.message:
+            self.message = ("This kiosk cannot speak: espeak-ng is not installed "
+                            "(the README's set-up installs it).")
 
 
 load_kv(__file__)

@@ -9,6 +9,7 @@ to tap. Each finding is one sentence naming the widget.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -30,7 +31,8 @@ SYMBOL_FONTS = ("DejaVuSans",)
 
 @dataclass(frozen=True)
 class Finding:
-    rule: str  # 'target', 'text size', 'contrast', 'card code', 'empty box', 'tap prompt'
+    rule: str  # 'target', 'text size', 'contrast', 'card code', 'empty box', 'tap prompt',
+    #: 'off screen'
     what: str  # the widget, in words
 
     def __str__(self) -> str:
@@ -48,13 +50,23 @@ def shown(widget: Any) -> bool:
     and not squeezed to nothing."""
     if widget.get_root_window() is None or widget.width < 2 or widget.height < 2:
         return False
+    return all(getattr(node, "opacity", 1) > 0.01 for node in _lineage(widget))
+
+
+def _lineage(widget: Any) -> Iterator[Any]:
+    """The widget and each of its ancestors up to the window."""
     node = widget
     while node is not None:
-        if getattr(node, "opacity", 1) <= 0.01:
-            return False
+        yield node
         parent = node.parent
         node = None if parent is node else parent
-    return True
+
+
+def _off_screen(w: Any, picture: np.ndarray) -> bool:
+    """Part of the widget lies outside the window (a layout that overflowed)."""
+    x0, y0 = w.to_window(w.x, w.y)
+    height, width = picture.shape[:2]
+    return bool(x0 < -1 or y0 < -1 or x0 + w.width > width + 1 or y0 + w.height > height + 1)
 
 
 def plain_text(text: str) -> str:
@@ -73,6 +85,8 @@ def audit(screen: Any, picture: np.ndarray) -> list[Finding]:
             continue
         name = _name(w)
         tappable = hasattr(w, "on_release") or _is_text_field(w)
+        if (tappable or bool(getattr(w, "text", ""))) and _off_screen(w, picture):
+            findings.append(Finding("off screen", f"{name} is drawn outside the window"))
         if tappable and not w.disabled:
             short = min(w.width, w.height)
             if short < bar.mm(bar.TARGET_MM) - 0.5:
@@ -174,13 +188,8 @@ def _contrast(w: Any, text: str, name: str, picture: np.ndarray,
 
 
 def _opacity(w: Any) -> float:
-    value = 1.0
-    node = w
-    while node is not None:
-        value *= float(getattr(node, "opacity", 1))
-        parent = node.parent
-        node = None if parent is node else parent
-    return value
+    """The opacity the widget is drawn with: its own times each ancestor's."""
+    return math.prod(float(getattr(node, "opacity", 1)) for node in _lineage(w))
 
 
 def _background(w: Any, picture: np.ndarray, height: int) -> tuple[float, ...] | None:

@@ -19,7 +19,6 @@ from typing import Any
 
 from kiosk.app import words
 from kiosk.app.director_link import DirectorLink, assigned
-from kiosk.app.palette import BLUE, GREEN, INK, RED, suit_colour
 from kiosk.app.speech import TableVoice
 from kiosk.app.views import (
     BiddingView,
@@ -32,15 +31,7 @@ from kiosk.app.views import (
     SeatView,
     SetupView,
 )
-from kiosk.app.words import (
-    EUCHRE_RANKS,
-    RANK_LABELS,
-    SUIT_SYMBOLS,
-    card_label,
-    card_words,
-    clock_text,
-    plain,
-)
+from kiosk.app.words import SUIT_SYMBOLS, card_words, clock_text, plain
 from kiosk.rules.cards import Seat
 from kiosk.table import referee
 from kiosk.table.phases import Phase
@@ -96,13 +87,18 @@ class TablePresenter(DirectorLink):
     def subscribe(self, listener: Callable[[], None]) -> None:
         self._listeners.append(listener)
 
+    def _table_moment(self) -> tuple[Any, ...] | None:
+        """What the cards and bids of the hand are now: the Score screen, opened over the
+        game, closes once this moves on."""
+        hand = self.session.hand
+        if hand is None:
+            return None
+        return len(hand.plays), len(hand.pending), hand.turn_up, len(hand.bids)
+
     def _changed(self) -> None:
-        if self.overlay == "score":
-            hand = self.session.hand
-            moved = None if hand is None else (len(hand.plays), len(hand.pending), hand.turn_up,
-                                                len(hand.bids))
-            if self._score_opened_at is not None and moved != self._score_opened_at:
-                self.overlay = None  # a card was played: the game's own screen again
+        if (self.overlay == "score" and self._score_opened_at is not None
+                and self._table_moment() != self._score_opened_at):
+            self.overlay = None  # a card was played: the game's own screen again
         for listener in list(self._listeners):
             listener()
 
@@ -159,11 +155,7 @@ class TablePresenter(DirectorLink):
         self.overlay = overlay
         self.selected = None
         self.message = ""
-        hand = self.session.hand
-        self._score_opened_at = None
-        if overlay == "score" and hand is not None:
-            self._score_opened_at = (len(hand.plays), len(hand.pending), hand.turn_up,
-                                     len(hand.bids))
+        self._score_opened_at = self._table_moment() if overlay == "score" else None
         if overlay == "calibration":
             self.camera_setup.opened()
         elif overlay == "deck":
@@ -357,7 +349,7 @@ class TablePresenter(DirectorLink):
             story.append(f"In trick {r.proven_at}, {who} played the {card_words(r.proof_card)}: "
                          f"{who} still had {led} and did not follow suit.")
         teams = self.teams()
-        offended = words.offended_side(hand.view) or "NS"
+        offended = Seat.parse(r.seat).team.other  # the side that did not renege chooses
         found = referee.renege_options(session.profile, hand.view, hand.renege_choice)
         options = tuple(ButtonView(words.renege_option_words(o.choice, o.points, teams,
                                                              offended), True, "", i)
@@ -571,5 +563,4 @@ class TablePresenter(DirectorLink):
         return self.session.feed(event, source=source)
 
 
-__all__ = ["TablePresenter", "EUCHRE_RANKS", "RANK_LABELS", "SUIT_SYMBOLS", "card_label",
-           "card_words", "suit_colour", "INK", "RED", "GREEN", "BLUE"]
+__all__ = ["TablePresenter"]

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import queue
 import shutil
 import subprocess
 import threading
@@ -106,9 +105,10 @@ class Voice:
                  run: Callable[[Sequence[str]], Any] | None = None) -> None:
         self.settings = settings
         self._run = run or _espeak
-        self._queue: queue.Queue[tuple[str, bool] | None] = queue.Queue()
+        #: (sentence, is an alert) waiting to be said, oldest first
         self._waiting: list[tuple[str, bool]] = []
-        self._lock = threading.Lock()
+        self._ready = threading.Condition()
+        self._closing = False
         self._thread: threading.Thread | None = None
         #: every sentence handed to espeak-ng, in order (shown in tests and logs)
         self.spoken: list[str] = []
@@ -117,39 +117,40 @@ class Voice:
         """Queue a sentence; when more than `BACKLOG` plain ones wait, the oldest goes."""
         if not self.settings.enabled:
             return
-        with self._lock:
+        with self._ready:
             self._waiting.append((text, alert))
             plain_ones = [w for w in self._waiting if not w[1]]
-            while len(plain_ones) > BACKLOG:
-                self._waiting.remove(plain_ones.pop(0))
-        self._queue.put((text, alert))
-        self._start()
-
-    def _start(self) -> None:
+            for old in plain_ones[:-BACKLOG]:
+                self._waiting.remove(old)
+            self._ready.notify()
         if self._thread is None or not self._thread.is_alive():
             self._thread = threading.Thread(target=self._speak_all, name="voice", daemon=True)
             self._thread.start()
 
     def _speak_all(self) -> None:
         while True:
-            item = self._queue.get()
-            if item is None:
-                return
-            with self._lock:
-                if item not in self._waiting:
-                    continue  # gave way to newer sentences
-                self._waiting.remove(item)
-            self.spoken.append(item[0])
-            self._run(espeak_command(item[0], self.settings))  # returns when it is said
+            with self._ready:
+                while not self._waiting and not self._closing:
+                    self._ready.wait()
+                if not self._waiting:
+                    return  # closing, and all said
+                text, _alert = self._waiting.pop(0)
+            self.spoken.append(text)
+            self._run(espeak_command(text, self.settings))  # returns when it is said
 
     def silence(self) -> None:
         """Drop whatever still waits (the players are asked to tap)."""
-        with self._lock:
+        with self._ready:
             self._waiting.clear()
 
     def wait(self, timeout: float = 60.0) -> None:
         """Until everything queued is said (tests, and a clean stop)."""
-        if self._thread is not None and self._thread.is_alive():
-            self._queue.put(None)
-            self._thread.join(timeout)
+        thread = self._thread
+        if thread is not None and thread.is_alive():
+            with self._ready:
+                self._closing = True
+                self._ready.notify()
+            thread.join(timeout)
+        with self._ready:
+            self._closing = False
         self._thread = None

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from kivy.graphics import (
     Color,
@@ -33,6 +35,7 @@ from kivy.uix.widget import Widget
 from kiosk.app import markers
 from kiosk.app.palette import BACKGROUND, FELT, GOLD, hex_colour, suit_colour, suit_light
 from kiosk.app.words import RANK_LABELS, SUIT_SYMBOLS
+from kiosk.rules.cards import EUCHRE_DECK
 
 SYMBOL_FONT = "DejaVuSans"
 __all__ = ["BACKGROUND", "FELT", "GOLD", "CardFace", "FiveMarker", "PictureLabel",
@@ -102,6 +105,17 @@ class TrumpMark(Widget):
 
     symbol = StringProperty("")
     ink = ListProperty([0, 0, 0, 1])
+
+
+def fill_card_picker(grid: Any, four_colour: bool, on_pick: Callable[[str], Any],
+                     disabled: bool = False) -> None:
+    """Lay the 24 cards of the euchre pack in `grid`, clubs first, each a tap target that
+    calls `on_pick` with its name (the turn-up and the correction pickers)."""
+    grid.clear_widgets()
+    for card in (str(c) for c in EUCHRE_DECK):
+        face = CardFace(card=card, four_colour=four_colour, disabled=disabled)
+        face.bind(on_release=lambda _f, c=card: on_pick(c))
+        grid.add_widget(face)
 
 
 class FiveMarker(Widget):

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from kiosk.rules.cards import Team
 from kiosk.table import referee
 from kiosk.table.referee import SEAT_NAMES, SIDE_NAMES, SUIT_NAMES, seat_name
 
 SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 RANK_LABELS = {"T": "10"}
-EUCHRE_RANKS = ("9", "T", "J", "Q", "K", "A")
-SIDES = ("NS", "EW")
 
 
 def card_label(card: str) -> str:
@@ -72,7 +71,7 @@ def undo_words(step: tuple[str, dict[str, Any]] | None) -> str:
 
 def points_words(points: dict[str, int], teams: dict[str, str]) -> str:
     """'Ann & Bob +2, Cy & Di -2', or 'no points'."""
-    return ", ".join(f"{teams[s]} {points[s]:+d}" for s in SIDES if points.get(s)) or "no points"
+    return ", ".join(f"{teams[s]} {points[s]:+d}" for s in Team if points.get(s)) or "no points"
 
 
 def result_words(view: referee.HandView, points: dict[str, int],
@@ -95,18 +94,11 @@ def result_words(view: referee.HandView, points: dict[str, int],
     return f"{words}: {points_words(points, teams)}"
 
 
-def offended_side(view: referee.HandView) -> str | None:
-    """The side that did not renege: it makes the choice the rule book gives."""
-    if view.renege is None:
-        return None
-    return "EW" if view.renege.seat in ("N", "S") else "NS"
-
-
 def renege_option_words(choice: str, points: dict[str, int], teams: dict[str, str],
                         offended: str) -> str:
     """A renege option with team names, never 'our' or 'their' (all four players read
     the one screen)."""
-    offender = "EW" if offended == "NS" else "NS"
+    offender = Team(offended).other
     amount = max((abs(n) for n in points.values()), default=0)
     if choice == "penalty_added":
         return f"Give {teams[offended]} {amount} points"
@@ -119,10 +111,6 @@ def renege_option_words(choice: str, points: dict[str, int], teams: dict[str, st
     if choice == "play_on":
         return "Play the hand out, and choose at the end"
     return f"{choice.replace('_', ' ').capitalize()}: {points_words(points, teams)}"
-
-
-def team_of(seat: str, teams: dict[str, str]) -> str:
-    return teams["NS" if seat in ("N", "S") else "EW"]
 
 
 __all__ = ["SIDE_NAMES", "SUIT_NAMES", "SEAT_NAMES", "card_label", "card_words", "plain"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from kiosk.app.presenter import suit_colour
+from kiosk.app.palette import suit_colour
 
 APP = Path(__file__).resolve().parents[2] / "kiosk" / "app"
 

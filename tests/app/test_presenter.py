@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from kiosk.app.demo import DemoDriver, start_demo
-from kiosk.app.presenter import TablePresenter, card_label, suit_colour
+from kiosk.app.palette import suit_colour
+from kiosk.app.presenter import TablePresenter
+from kiosk.app.words import card_label
 from kiosk.table.session import TableSession
 from kiosk.vision.events import CardPlayed, TrickCleared
 

@@ -393,13 +393,17 @@ def audit_can_fail(d: Driver) -> Iterator[float]:
                  background_color=(0.2, 0.2, 0.2, 1))
     box = Label(text="Trump: \u2665", font_size=40, size_hint=(None, None), size=(300, 60),
                 pos=(60, 10))
+    beyond = Label(text="Beyond the edge", font_size=40, size_hint=(None, None),
+                   size=(300, 60), pos=(Window.width - 100, 10))
     d.screen.add_widget(bad)
     d.screen.add_widget(box)
+    d.screen.add_widget(beyond)
     yield from d.shot("audit-check")
     found = d.findings.pop("audit-check")
     d.screen.remove_widget(bad)
     d.screen.remove_widget(box)
-    for rule in ("target", "text size", "contrast", "card code", "empty box"):
+    d.screen.remove_widget(beyond)
+    for rule in ("target", "text size", "contrast", "card code", "empty box", "off screen"):
         assert any(f.startswith(rule) for f in found), f"the audit missed a {rule}: {found}"
     (d.shots / f"{d.prefix}audit-check.png").unlink()
 

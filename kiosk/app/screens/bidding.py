@@ -10,8 +10,7 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kiosk.app import bar
 from kiosk.app.screens.base import KioskScreen
 from kiosk.app.views import ButtonView
-from kiosk.app.widgets import CardFace, load_kv, suit_markup
-from kiosk.app.words import EUCHRE_RANKS, SUIT_SYMBOLS
+from kiosk.app.widgets import fill_card_picker, load_kv, suit_markup
 
 SUIT_OF_WORD = {"Clubs": "\u2663", "Diamonds": "\u2666", "Hearts": "\u2665", "Spades": "\u2660"}
 
@@ -55,21 +54,17 @@ class BiddingScreen(KioskScreen):
         # round 1: pass, order, alone in a row; round 2: the suits, the suits alone, and
         # Pass across the whole row below
         cols = 3 if v.round == 1 else 4
-        grid = Factory.GridLayout(cols=cols, spacing=bar.GAP, size_hint_y=None)
+        # height 0 until its buttons come: an empty grid must take no room from the picker
+        grid = Factory.GridLayout(cols=cols, spacing=bar.GAP, size_hint_y=None, height=0)
         grid.bind(minimum_height=grid.setter("height"))
         box.add_widget(grid)
         for b in v.buttons:
             button = self._bid_button(b)
             (box if v.round == 2 and b.label == "Pass" else grid).add_widget(button)
-        picker = self.ids.picker
-        picker.clear_widgets()
         if self.need_turn_up:
-            for suit in SUIT_SYMBOLS:
-                for rank in EUCHRE_RANKS:
-                    card = rank + suit
-                    face = CardFace(card=card, four_colour=self.four_colour)
-                    face.bind(on_release=lambda _f, c=card: self.presenter.tap_turn_up(c))
-                    picker.add_widget(face)
+            fill_card_picker(self.ids.picker, self.four_colour, self.presenter.tap_turn_up)
+        else:
+            self.ids.picker.clear_widgets()
 
     def _bid_button(self, b: ButtonView) -> Any:
         label = b.label

@@ -7,8 +7,7 @@ from kivy.uix.label import Label
 
 from kiosk.app import bar
 from kiosk.app.screens.base import KioskScreen
-from kiosk.app.widgets import CardFace, load_kv
-from kiosk.app.words import EUCHRE_RANKS, SUIT_SYMBOLS
+from kiosk.app.widgets import CardFace, fill_card_picker, load_kv
 
 
 class CorrectionScreen(KioskScreen):
@@ -44,15 +43,8 @@ class CorrectionScreen(KioskScreen):
                 face.bind(on_release=lambda _f, t=number, s=seat:
                           self.presenter.select_slot(t, s))
                 grid.add_widget(face)
-        picker = self.ids.picker
-        picker.clear_widgets()
-        for suit in SUIT_SYMBOLS:
-            for rank in EUCHRE_RANKS:
-                card = rank + suit
-                face = CardFace(card=card, four_colour=self.four_colour,
-                                disabled=v.selected is None)
-                face.bind(on_release=lambda _f, c=card: self.presenter.pick_card(c))
-                picker.add_widget(face)
+        fill_card_picker(self.ids.picker, self.four_colour, self.presenter.pick_card,
+                         disabled=v.selected is None)
 
 
 load_kv(__file__)

@@ -30,14 +30,6 @@ sys.path.insert(0, str(REPO))
 
 from kiosk.vision.detector import Detector  # noqa: E402
 
-#: YOLOv8n 640x640 on a Raspberry Pi 5 (ncnn, 4 cores): 20.0 FPS, i.e. 50 ms
-#: (Qengineering, YoloV10-ncnn-Raspberry-Pi-4 README table). The same network at 640x640
-#: is timed here with ONNX Runtime (our YOLOv8n: 53 classes where the benchmark's has 80,
-#: a little less work in the head); a model of one fixed input size cannot be, and then
-#: the figure measured on an earlier machine of this kind stands in.
-PI5_YOLOV8N_640_MS = 50.0
-PI5_REFERENCE_HERE_MS = 27.0
-
 
 def frame() -> np.ndarray:
     """A 1280x720 test frame: a rendered table scene when the card art is there, else noise."""
@@ -63,15 +55,6 @@ def time_detect(detect: Callable[[np.ndarray], object], image: np.ndarray, frame
         detect(image)
         times.append(time.perf_counter() - start)
     return 1000 * statistics.median(times)
-
-
-def yolo_640_ms(detector: Detector, frames: int) -> float:
-    """The YOLO network alone on a 640x640 input here (the published Pi 5 benchmark's
-    size), or :data:`PI5_REFERENCE_HERE_MS` for a model fixed to another size."""
-    if detector.stride is None or detector.backend != "onnxruntime":
-        return PI5_REFERENCE_HERE_MS
-    blob = np.zeros((1, 3, 640, 640), np.float32)
-    return time_detect(lambda _image: detector.raw(blob), blob, frames)
 
 
 def network_inputs(
@@ -143,14 +126,9 @@ def main(argv: list[str] | None = None) -> int:
         shown = " / ".join(f"{rate:.1f}" for rate in rates)
         print(f"TARGET speed >= 15 fps, one process, {' and '.join(paths)}: {shown} fps",
               "PASS" if min(rates) >= 15 else "FAIL")
-    reference = yolo_640_ms(Detector(args.model, index_classifier=None), args.frames)
-    print(f"YOLOv8n at 640x640 here: {reference:.1f} ms (Raspberry Pi 5: {PI5_YOLOV8N_640_MS} ms)")
-    for label in ("full frame", "tablet, warped top-down"):
-        pi_ms = chosen[label] * PI5_YOLOV8N_640_MS / reference
-        print(
-            f"predicted Raspberry Pi 5, {label} (scaled from a published YOLOv8n benchmark): "
-            f"~{pi_ms:.0f} ms/frame = ~{1000 / pi_ms:.0f} fps"
-        )
+    # the Raspberry Pi 5's figure is predicted from a published ONNX Runtime benchmark of the
+    # same runtime by scripts/bench_pi.py (models/README.md, "Speed on a Raspberry Pi")
+    print("Raspberry Pi 5, predicted: python scripts/bench_pi.py")
 
     if not args.metrics.exists():
         print(f"no accuracy figures: run models/evaluate.py --out {args.metrics}")

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kiosk.director import auth
+from kiosk.director.decks import Decks
 from kiosk.director.live import Changes
 from kiosk.director.sessions import Session, Sessions
 from kiosk.director.tournament import Director
@@ -53,9 +54,11 @@ class App:
     last_error: list[str] = field(default_factory=list)
     changes: Changes = field(default_factory=Changes)
     sessions: Sessions = field(init=False)
+    decks: Decks = field(init=False)
 
     def __post_init__(self) -> None:
         self.sessions = Sessions(self.director.db, self.director.secret)
+        self.decks = Decks(self.director.db)
         self.director.db.listeners.append(self.changes.notify)
         self._names = _own_names()
 

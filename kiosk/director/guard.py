@@ -58,8 +58,16 @@ SECURITY_HEADERS = [
 ]
 
 
+#: a deck profile's upload (the Decks page, or a kiosk's offer): the profile's own limit
+#: (kiosk/vision/deck_file.py, 2 MB) is checked by the view, which says so on its page
+DECK_BODY = 4 * 1024 * 1024
+DECK_PATHS = ("/decks", "/api/v1/deck")
+
+
 def body_limit(path: str) -> int:
-    return RESULT_BODY if path == "/api/v1/results" else OTHER_BODY
+    if path == "/api/v1/results":
+        return RESULT_BODY
+    return DECK_BODY if path in DECK_PATHS else OTHER_BODY
 
 
 def host_name(host: str) -> str:

@@ -28,6 +28,8 @@ from kiosk.director.live import event_stream
 from kiosk.director.views import (
     api,
     audit,
+    deck_api,
+    decks,
     devices,
     exports,
     game,
@@ -51,6 +53,12 @@ ROUTES: list[tuple[str, str, View, int, bool]] = [
     ("GET", "/tables", tables.show, DIRECTOR, True),
     ("POST", "/tables/{table:int}/revoke", tables.revoke, DIRECTOR, False),
     ("GET", "/pair", tables.pair_page, 0, False),
+    ("GET", "/decks", decks.show, DIRECTOR, True),
+    ("POST", "/decks", decks.upload, DIRECTOR, False),
+    ("POST", "/decks/{deck:int}/hand", decks.hand, DIRECTOR, False),
+    ("POST", "/decks/{deck:int}/name", decks.rename, DIRECTOR, False),
+    ("POST", "/decks/{deck:int}/remove", decks.remove, DIRECTOR, False),
+    ("POST", "/decks/tables/{table:int}/take-back", decks.take_back, DIRECTOR, False),
     ("GET", "/seating", seating.show, 0, True),
     ("POST", "/seating/cut", seating.cut, DIRECTOR, False),
     ("GET", "/sheet", sheet.show, 0, True),
@@ -76,6 +84,9 @@ ROUTES: list[tuple[str, str, View, int, bool]] = [
     ("POST", "/api/v1/results", api.post_result, KIOSK, False),
     ("POST", "/api/v1/cut", api.cut, KIOSK, False),
     ("POST", "/api/v1/calls", api.call, KIOSK, False),
+    ("GET", "/api/v1/deck", deck_api.deck, KIOSK, False),
+    ("GET", "/api/v1/deck/file", deck_api.deck_file, KIOSK, False),
+    ("POST", "/api/v1/deck", deck_api.offer, KIOSK, False),
 ]
 
 

@@ -153,6 +153,26 @@ CREATE TABLE IF NOT EXISTS pin_failure (
     at REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS pin_failure_address ON pin_failure (address, at);
+-- Deck profiles the director hands to tables (kiosk/director/decks.py): the file as
+-- checked on arrival (kiosk/vision/deck_file.py), and what it holds, for the page.
+CREATE TABLE IF NOT EXISTS deck (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    digest TEXT NOT NULL UNIQUE,
+    data BLOB NOT NULL,
+    cards TEXT NOT NULL DEFAULT '[]',
+    photos INTEGER NOT NULL DEFAULT 0,
+    source TEXT NOT NULL,
+    added_at TEXT NOT NULL,
+    added_by TEXT NOT NULL
+);
+-- The deck each table reads with; a table without a row keeps the one it has.
+CREATE TABLE IF NOT EXISTS deck_assignment (
+    table_no INTEGER PRIMARY KEY,
+    deck_id INTEGER NOT NULL REFERENCES deck (id),
+    at TEXT NOT NULL,
+    who TEXT NOT NULL
+);
 -- Everything that happened, in order; max(id) is the sheet's version.
 CREATE TABLE IF NOT EXISTS audit (
     id INTEGER PRIMARY KEY,

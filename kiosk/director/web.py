@@ -17,6 +17,8 @@ from typing import Any
 
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
+from kiosk.director import multipart
+
 __all__ = [
     "BadRequest",
     "Request",
@@ -94,10 +96,22 @@ class Request:
     remote: str = "127.0.0.1"
 
     def form(self) -> dict[str, str]:
-        """The fields of a urlencoded form (the last value of a repeated name)."""
+        """The fields of a urlencoded form (the last value of a repeated name), or the
+        text fields of a file upload."""
+        content_type = self.headers.get("content-type", "")
+        if multipart.is_multipart(content_type):
+            upload = multipart.parse(self.body, content_type).fields
+            return {k: v[:MAX_FIELD] for k, v in upload.items()}
         text = self.body.decode("utf-8", errors="replace")
         fields = urllib.parse.parse_qsl(text, keep_blank_values=True, max_num_fields=2000)
         return {k: v[:MAX_FIELD] for k, v in fields}
+
+    def files(self) -> dict[str, multipart.Upload]:
+        """The files of a file upload (``multipart/form-data``), by field name."""
+        content_type = self.headers.get("content-type", "")
+        if not multipart.is_multipart(content_type):
+            return {}
+        return multipart.parse(self.body, content_type).files
 
     def json(self) -> Any:
         """The body as JSON (raises BadRequest when it is not, or nests too deep)."""

@@ -9,6 +9,9 @@ import pytest
 
 MODULES = [
     "kiosk.director.auth",
+    "kiosk.director.decks",
+    "kiosk.director.multipart",
+    "kiosk.director.views.decks",
     "kiosk.director.gamecheck",
     "kiosk.director.guard",
     "kiosk.director.posting",

@@ -26,6 +26,7 @@ DIRECTOR_NAV = (
     ("sheet", "/sheet", "Master sheet"),
     ("seating", "/seating", "Seating"),
     ("tables", "/tables", "Tables & kiosks"),
+    ("decks", "/decks", "Decks"),
     ("setup", "/setup", "Set-up"),
     ("audit", "/audit", "Changes"),
     ("devices", "/devices", "Devices"),

@@ -1,0 +1,109 @@
+"""Decks: the deck profiles the director keeps, what each holds, and which table has which.
+
+A volunteer's flow: one table learns the club's deck at set-up and offers it (or the
+director uploads a file), the director names it and hands it to every table; each kiosk
+picks it up at the start of its next game. A bad file is refused in one line on this
+page and nothing is kept (kiosk.director.decks).
+"""
+
+from __future__ import annotations
+
+import re
+import urllib.parse
+from typing import TYPE_CHECKING
+
+from kiosk.director.decks import DeckError
+from kiosk.director.views.layout import render
+from kiosk.director.web import Request, Response, json_response, redirect
+
+if TYPE_CHECKING:
+    from kiosk.director.app import App
+
+
+def show(app: App, request: Request, fmt: str | None = None) -> Response:
+    decks = app.decks.listing()
+    handed = app.decks.assignments()
+    if fmt:
+        return json_response({"decks": decks,
+                              "tables": {str(t): a for t, a in sorted(handed.items())}})
+    tables = [int(r["table_no"]) for r in app.director.tables()]
+    return render(
+        app, request, "decks.html", "Decks", "decks",
+        decks=decks, tables=tables, handed=handed,
+        done=request.query.get("done", "")[:300], problem=request.query.get("problem", "")[:300],
+    )
+
+
+def _back(done: str = "", problem: str = "", anchor: str = "") -> Response:
+    query = urllib.parse.urlencode({"problem": problem} if problem else {"done": done})
+    return redirect(f"/decks?{query}{anchor}")
+
+
+def upload(app: App, request: Request) -> Response:
+    """The upload form: a profile file and the name the director gives it."""
+    upload = request.files().get("profile")
+    if upload is None or not upload.data:
+        return _back(problem="Choose a deck profile file (.npz) to upload.")
+    name = request.form().get("name", "") or _stem(upload.filename)
+    try:
+        added = app.decks.add(upload.data, name, "uploaded", app.who(request))
+    except DeckError as problem:
+        return _back(problem=f"{upload.filename or 'That file'} was not kept. {problem}")
+    if not added.new:
+        return _back(f"That profile is already kept here, as {added.name!r}.",
+                     anchor=f"#deck-{added.id}")
+    return _back(f"Kept {added.name!r}. Hand it to the tables below.", anchor=f"#deck-{added.id}")
+
+
+def hand(app: App, request: Request, deck: int) -> Response:
+    """Hand a deck to every table, or to the ticked ones."""
+    form = request.form()
+    chosen = None if form.get("to") == "every" else sorted(
+        int(m.group(1)) for k in form if (m := re.fullmatch(r"table-(\d{1,4})", k)))
+    try:
+        tables = app.decks.hand(int(deck), chosen, app.who(request))
+    except DeckError as problem:
+        return _back(problem=str(problem), anchor=f"#deck-{deck}")
+    which = "every table" if chosen is None else _tables(tables)
+    return _back(f"Handed to {which}: each kiosk reads with it from the start of its next "
+                 "game.", anchor=f"#deck-{deck}")
+
+
+def take_back(app: App, request: Request, table: int) -> Response:
+    try:
+        name = app.decks.take_back(int(table), app.who(request))
+    except DeckError as problem:
+        return _back(problem=str(problem))
+    return _back(f"{name!r} taken back from table {table}: its kiosk returns to the deck it "
+                 "had before, at the start of its next game.", anchor="#handed")
+
+
+def rename(app: App, request: Request, deck: int) -> Response:
+    try:
+        name = app.decks.rename(int(deck), request.form().get("name", ""), app.who(request))
+    except DeckError as problem:
+        return _back(problem=str(problem), anchor=f"#deck-{deck}")
+    return _back(f"Renamed {name!r}.", anchor=f"#deck-{deck}")
+
+
+def remove(app: App, request: Request, deck: int) -> Response:
+    try:
+        name = app.decks.remove(int(deck), app.who(request))
+    except DeckError as problem:
+        return _back(problem=str(problem))
+    return _back(f"{name!r} is no longer kept; any table that had it returns to the deck it "
+                 "had before, at the start of its next game.")
+
+
+def _stem(filename: str) -> str:
+    """The name a file suggests: "bicycle-jumbo.npz" -> "bicycle-jumbo".
+
+    >>> _stem("C:\\\\decks\\\\bicycle-jumbo.npz"), _stem("")
+    ('bicycle-jumbo', '')
+    """
+    base = filename.replace("\\", "/").rsplit("/", 1)[-1]
+    return base[:-4] if base.lower().endswith(".npz") else base
+
+
+def _tables(tables: list[int]) -> str:
+    return ("table " if len(tables) == 1 else "tables ") + ", ".join(str(t) for t in tables)

@@ -1,0 +1,44 @@
+"""Deck profile files for the tests: real ``.npz`` profiles, learnt (as far as their
+headers say) on the networks this version ships, or on others; and the upload form as a
+browser sends it."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+
+import httpx
+import numpy as np
+
+from kiosk.vision.deck_file import shipped_networks
+from kiosk.vision.deck_profile import INDEX, SUIT, DeckProfile, Head
+
+
+def profile_bytes(tmp: Path, deck: str = "Club's Bicycle jumbo",
+                  network: str | None = None, photos: int = 3) -> bytes:
+    """A small profile; ``network``: the digest its layers claim (default: the shipped
+    networks'). The deck name makes each profile's bytes its own."""
+    networks = shipped_networks()
+    heads = {name: Head(np.zeros((4, 3), np.float32), np.zeros(3, np.float32),
+                        ("JC", "JS", "none"), network or networks[name])
+             for name in (INDEX, SUIT)}
+    path = tmp / f"{abs(hash((deck, network)))}.npz"
+    DeckProfile(heads, ("JC", "JS", "QC"), deck, photos, 120).save(path)
+    return path.read_bytes()
+
+
+def zip_bomb() -> bytes:
+    """A zip of a few KB that unpacks to 64 MB: a deck profile's name, not its size."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("header.npy", b"\0" * (64 * 1024 * 1024))
+    return out.getvalue()
+
+
+def upload_body(fields: dict[str, str], filename: str, data: bytes) -> tuple[bytes, str]:
+    """A ``multipart/form-data`` body as a browser's file upload sends it, and its
+    content type."""
+    request = httpx.Request("POST", "http://x/decks", data=fields,
+                            files={"profile": (filename, data, "application/octet-stream")})
+    return request.read(), request.headers["content-type"]

@@ -7,7 +7,10 @@ Reading the layout also checks the pack (a card missing, or a place holding plai
 another card: the rule books' misdeal) and the picture (too far, blurred, dark, washed
 out: kiosk.vision.camera_check), each said in plain words. "Learn this deck" fits the
 profile in seconds and keeps it beside the table's calibration; the detector reads with
-it at once, and the next start of the kiosk at this table finds it there.
+it at once, and the next start of the kiosk at this table finds it there. A paired kiosk
+also offers it to the director, who can hand it to the tables that play the same deck
+(kiosk.table.deck_handout); the screen says which profile is in use and where it came
+from, so players know whether the director's or their own is reading their cards.
 
 Coordinates are the picture's own, 0..1 across and down (kiosk.vision.deck_layout); the
 screen draws what `view()` returns.
@@ -23,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.rules.cards import Card
-from kiosk.table.calibration import calibration_path
+from kiosk.table.deck_keeping import DIRECTOR, TABLE, deck_path, learnt_here, read_origin
 
 #: what each place shows on the screen: still to read, its card seen, nothing there, or
 #: another card there
@@ -44,15 +47,10 @@ class DeckView:
     places: tuple[PlaceView, ...]
     can_read: bool
     can_learn: bool
+    in_use: str = ""  #: the profile the camera reads with and where it came from
 
 
-def deck_path(session: Any) -> Path | None:
-    """Where this table keeps its deck profile: beside its calibration (None before the
-    table is set up)."""
-    calibration = calibration_path(session)
-    if calibration is None:
-        return None
-    return calibration.with_name(calibration.stem + "-deck.npz")
+__all__ = ["DeckSetup", "DeckView", "PlaceView", "deck_path", "load_deck_for_table"]
 
 
 def load_deck_for_table(session: Any) -> Any:
@@ -85,6 +83,13 @@ class DeckSetup:
         #: once, on the thread that learnt
         self.deliver: Callable[[Callable[[], None]], None] = lambda done: done()
         self._loaded_for: object = None  # the table whose saved profile was looked for
+        #: where the profile the detector reads with came from: DIRECTOR, TABLE, or ""
+        #: (none, or given on the command line)
+        self.source = ""
+        self.source_name = ""  #: the director's name for it
+        #: called once the table's own profile was looked for (the presenter asks the
+        #: director for the table's deck then)
+        self.on_table: Callable[[], object] = lambda: None
 
     def table_known(self) -> None:
         """Read with the deck profile this table keeps (learnt here at an earlier set-up),
@@ -96,14 +101,38 @@ class DeckSetup:
         if table is None or table == self._loaded_for or not self.available:
             return
         self._loaded_for = table
-        if self.detector.deck is not None:
+        if self.detector.deck is None:
+            from kiosk.vision.detector import ModelError
+
+            profile = load_deck_for_table(self.session)
+            if profile is not None:
+                with contextlib.suppress(ModelError):
+                    self.detector.use_deck(profile)
+                    origin = read_origin(self.session)
+                    self.source = origin.source if origin is not None else TABLE
+                    self.source_name = origin.name if origin is not None else ""
+        self.on_table()
+
+    def read_with(self, profile: Any) -> None:
+        """Read with ``profile`` from now on (None: without one), or raise ProfileError
+        with one line and read as before (a profile learnt on other networks)."""
+        if not self.available:
             return
+        from kiosk.vision.deck_profile import ProfileError
         from kiosk.vision.detector import ModelError
 
-        profile = load_deck_for_table(self.session)
-        if profile is not None:
+        before = self.detector.deck
+        try:
+            self.detector.use_deck(profile)
+        except ModelError as problem:
             with contextlib.suppress(ModelError):
-                self.detector.use_deck(profile)
+                self.detector.use_deck(before)
+            raise ProfileError(str(problem)) from None
+
+    def handed(self, source: str, name: str = "") -> None:
+        """The profile in use changed by the director's word (kiosk.table.deck_handout)."""
+        self.source, self.source_name = source, name
+        self.on_change()
 
     def opened(self) -> None:
         self.readings, self.advice, self.note = [], (), ""
@@ -170,12 +199,43 @@ class DeckSetup:
         profile = learn_deck(self.detector, photos, deck=f"table {self.session.setup.table}")
         path.parent.mkdir(parents=True, exist_ok=True)
         profile.save(path)
+        learnt_here(self.session)
         self.detector.use_deck(profile)
+        self.source, self.source_name = TABLE, ""
         self.note = (f"Learnt this deck ({len(profile.enrolled)} cards). The camera reads "
-                     "with it now, and at this table from now on.")
+                     "with it now, and at this table from now on." + self._offer(path))
         if announce:
             self.on_change()
         return str(path)
+
+    def _offer(self, path: Path) -> str:
+        """Offer the profile just learnt to the director, where the kiosk is paired; the
+        words that say how it went ("" when not paired)."""
+        from kiosk.table.deck_handout import HandoutError, offer_deck
+
+        outbox = getattr(self.session, "outbox", None)
+        config = outbox.config() if outbox is not None else {}
+        if not (config.get("server") and config.get("token")):
+            return ""
+        try:
+            offer_deck(config["server"], config["token"], path,
+                       f"Table {self.session.setup.table}'s deck")
+        except HandoutError as problem:
+            return f" It did not reach the director: {problem}"
+        return " The director has it too, to hand to the other tables."
+
+    def in_use(self) -> str:
+        """Which profile the camera reads with, and where it came from, in plain words."""
+        deck = getattr(self.detector, "deck", None)
+        if not self.available:
+            return ""
+        if deck is None:
+            return "No deck profile yet: the card networks read alone."
+        if self.source == DIRECTOR:
+            return f"Handed out by the director: {self.source_name or deck.deck}."
+        if self.source == TABLE:
+            return f"Learnt at this table ({len(deck.enrolled)} cards)."
+        return f"{deck.deck or 'A deck profile'}, given when the kiosk started."
 
     def view(self) -> DeckView:
         from kiosk.vision.enrolment import pack_places, pack_sentence
@@ -199,7 +259,7 @@ class DeckSetup:
         can_learn = (any(r.photo.labels for r in self.readings) and self.available
                      and not self.learning)
         can_read = self.frame is not None and self.available and not self.learning
-        return DeckView(status, self.advice, places, can_read, can_learn)
+        return DeckView(status, self.advice, places, can_read, can_learn, self.in_use())
 
 
 def _place_view(reading: Any, read: bool) -> PlaceView:

@@ -11,6 +11,8 @@ from kiosk.table.setup import TableSetup, default_setup
 
 if TYPE_CHECKING:
     from kiosk.app.camera_setup import CameraSetup
+    from kiosk.app.deck_setup import DeckSetup
+    from kiosk.table.assignment import Getter
     from kiosk.table.session import TableSession
 
 
@@ -19,6 +21,7 @@ class DirectorLink:
 
     session: TableSession
     camera_setup: CameraSetup
+    deck_setup: DeckSetup
 
     def _say(self, message: str) -> bool:
         raise NotImplementedError
@@ -115,6 +118,32 @@ class DirectorLink:
         if setup != self.session.setup:
             return self._do(lambda: self.session.configure(setup))
         return True
+
+    def fetch_deck(self, get: Getter | None = None) -> bool:
+        """A paired kiosk that reads with deck profiles takes the one the director handed
+        to its table (kiosk.table.deck_handout), at a start, a pairing and each new game;
+        downloaded only when it changed. True when the table reads with the director's
+        word now; a refused profile is said in one line and the table reads as before."""
+        from kiosk.table.deck_handout import NEW, REFUSED, TAKEN_BACK, UNCHANGED, take_handout
+        from kiosk.table.deck_keeping import DIRECTOR, TABLE, deck_path
+
+        outbox = self.session.outbox
+        if (outbox is None or not self.paired() or not self.deck_setup.available
+                or deck_path(self.session) is None):
+            return False
+        config = outbox.config()
+        handout = take_handout(self.session, config["server"], config["token"],
+                               self.deck_setup.read_with, get)
+        if handout.outcome == REFUSED:
+            problem = handout.problem.rstrip(".")
+            return self._say(f"The deck the director handed out ({handout.name}) was not "
+                             f"used: {problem}. This table reads as before.")
+        if handout.outcome == NEW or (handout.outcome == UNCHANGED
+                                      and self.deck_setup.source == DIRECTOR):
+            self.deck_setup.handed(DIRECTOR, handout.name)  # (renamed, perhaps)
+        elif handout.outcome == TAKEN_BACK:
+            self.deck_setup.handed(TABLE if self.deck_setup.detector.deck else "")
+        return handout.outcome in (NEW, TAKEN_BACK, UNCHANGED)
 
 
 def assigned(setup: TableSetup, server: str, token: str,

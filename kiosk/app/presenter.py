@@ -77,6 +77,8 @@ class TablePresenter(DirectorLink):
         self.deck_setup = DeckSetup(self.session, on_change=self._changed)
         # once the table is set up, its own deck profile (if it keeps one) is read with
         self.session.subscribe(lambda _s: self.deck_setup.table_known())
+        # ... and once it has looked, the deck the director handed to this table
+        self.deck_setup.on_table = self.fetch_deck
         #: the voice for low-vision players (kiosk.app.speech)
         self.voice = TableVoice(self.session, self.voice_path, screen=lambda: self.screen,
                                 teams=self.teams, on_change=self._changed,
@@ -546,6 +548,7 @@ class TablePresenter(DirectorLink):
         current = self.session.setup
         if current is None or not (config.get("server") and config.get("token")):
             return True  # not paired: the players fill in the names
+        self.fetch_deck()  # the deck the director hands out, as each game starts
         setup, problem = assigned(current, config["server"], config["token"], fetcher,
                                    after=played)
         if problem:  # the game is still started: the players fill in the names

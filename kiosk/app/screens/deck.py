@@ -8,6 +8,7 @@ from typing import Any
 from kivy.graphics import Color, Line
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, StringProperty
+from kivy.utils import escape_markup
 
 from kiosk.app.deck_setup import MISSING, SEEN, UNREAD, WRONG
 from kiosk.app.screens.base import PictureScreen, frame_texture
@@ -22,6 +23,9 @@ STATE_WORDS = {UNREAD: "", SEEN: "", MISSING: "Missing", WRONG: "Another card"}
 
 class DeckScreen(PictureScreen):
     status = StringProperty("")
+    #: the profile the camera reads with and where it came from (the director's, or
+    #: learnt here): its name is the director's, so it is shown as typed, not as markup
+    in_use = StringProperty("")
     advice = StringProperty("")
     can_read = BooleanProperty(False)
     can_learn = BooleanProperty(False)
@@ -32,6 +36,7 @@ class DeckScreen(PictureScreen):
             self.frame = frame_texture(None, setup.frame)
         v = setup.view()
         self.status = v.status
+        self.in_use = escape_markup(v.in_use)
         self.advice = " ".join(v.advice)
         self.can_read = v.can_read
         self.can_learn = v.can_learn

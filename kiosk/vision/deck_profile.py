@@ -43,6 +43,8 @@ INDEX, SUIT = "index", "suit"
 #: the ridge pull of a refitted layer towards the shipped one; chosen by
 #: ``scripts/bench_enrolment.py`` (lab/MODEL_NOTES.md, "Deck profiles")
 PULL = 0.05
+#: what a profile play taught grew from when the table had no set-up profile
+SHIPPED = "shipped"
 #: the steps and rate of the fit
 STEPS = 200
 RATE = 0.01
@@ -85,12 +87,25 @@ class DeckProfile:
     deck: str = ""  #: a name the director or the players gave the deck
     photos: int = 0  #: enrolment photos it was learnt from
     patches: int = 0  #: index patches (every turn and camera variant) it was fitted on
+    #: for a profile play taught (kiosk.vision.play_learning): the :meth:`fingerprint` of
+    #: the set-up profile it grew from, or :data:`SHIPPED`; "" for one learnt at set-up
+    grown_from: str = ""
+
+    def fingerprint(self) -> str:
+        """SHA-256 of the layers' weights: which profile this is, whatever its file."""
+        digest = hashlib.sha256()
+        for name in sorted(self.heads):
+            head = self.heads[name]
+            digest.update(name.encode())
+            digest.update(np.ascontiguousarray(head.weights, np.float32).tobytes())
+            digest.update(np.ascontiguousarray(head.bias, np.float32).tobytes())
+        return digest.hexdigest()
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the profile (an ``.npz``; written aside, then moved into place)."""
         header = {
             "version": VERSION, "enrolled": list(self.enrolled), "deck": self.deck,
-            "photos": self.photos, "patches": self.patches,
+            "photos": self.photos, "patches": self.patches, "grown_from": self.grown_from,
             "heads": {name: {"classes": list(h.classes), "network": h.network}
                       for name, h in self.heads.items()},
         }  # fmt: skip
@@ -125,7 +140,7 @@ class DeckProfile:
                     heads[str(name)] = head
                 return cls(heads, tuple(str(c) for c in header.get("enrolled", ())),
                            str(header.get("deck", "")), int(header.get("photos", 0)),
-                           int(header.get("patches", 0)))
+                           int(header.get("patches", 0)), str(header.get("grown_from", "")))
         except ProfileError:
             raise
         except FileNotFoundError:

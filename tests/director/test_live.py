@@ -165,3 +165,51 @@ def test_a_browser_without_eventsource_polls(
     assert "every few seconds" in page.locator("#stamp").inner_text()
     _post_first_game(client, tmp_path)
     page.locator("#progress", has_text="1 of 9").wait_for(timeout=10_000)
+
+
+def test_the_decks_page_in_a_browser(client: Client, live_server: str, browser: Any,
+                                     tmp_path: Path) -> None:
+    """A volunteer uploads the club's deck, hands it to every table, takes one back, and
+    a bad file is refused in one line; the kiosk at table 2 then finds the deck."""
+    from tests.director.decks import profile_bytes
+
+    client.post_form("/setup", setup_form())
+    good = tmp_path / "bicycle-jumbo.npz"
+    good.write_bytes(profile_bytes(tmp_path, photos=5))
+    bad = tmp_path / "holiday.npz"
+    bad.write_bytes(b"<html>not a deck</html>")
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.on("dialog", lambda dialog: dialog.accept())  # the take-back's "are you sure?"
+    page.goto(live_server + "/decks")
+    assert page.locator("#no-decks").is_visible()
+
+    page.set_input_files("#profile", str(bad))
+    page.click("#upload button[type=submit]")
+    page.wait_for_url("**/decks?problem=*")
+    assert page.locator(".notice.bad").inner_text() == (
+        "holiday.npz was not kept. Not a deck profile: the file is not a .npz.")
+    assert page.locator(".card.deck").count() == 0
+
+    page.set_input_files("#profile", str(good))
+    page.fill("#deck-name", "Club's Bicycle jumbo")
+    page.click("#upload button[type=submit]")
+    page.wait_for_url("**/decks?done=*")
+    card = page.locator(".card.deck")
+    assert card.locator("h3").inner_text() == "Club's Bicycle jumbo"
+    assert "3 cards enrolled from 5 photos" in card.locator(".holds").inner_text()
+
+    card.locator("button.every").click()
+    page.wait_for_url("**/decks?done=Handed*")
+    assert card.locator(".has").inner_text() == "Handed to tables 1, 2, 3."
+    assert page.locator('#tables tr[data-table="2"] td').nth(1).inner_text() == (
+        "Club's Bicycle jumbo")
+
+    page.locator('#tables tr[data-table="2"] button').click()
+    page.wait_for_url("**/decks?done=*taken+back*")
+    assert "none" in page.locator('#tables tr[data-table="2"] td').nth(1).inner_text()
+    assert card.locator(".has").inner_text() == "Handed to tables 1, 3."
+    page.screenshot(path=str(tmp_path / "decks.png"), full_page=True)
+
+    kiosk = pair(client, 1)
+    answer = kiosk.client.get("/api/v1/deck", kiosk.headers())
+    assert answer.json()["deck"]["name"] == "Club's Bicycle jumbo"

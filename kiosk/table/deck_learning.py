@@ -1,0 +1,203 @@
+"""The table's deck keeps being learnt during play: the camera's frames in, the session's
+accepted hands in, a better profile out (kiosk.vision.play_learning does the learning).
+
+Three threads meet here, each doing only its own part:
+
+- the frame thread (:meth:`TableDeckLearning.look`, from the camera's reader) hands in
+  each frame's boxes that lie in a seat's zone while a hand is in play, and reads with a
+  newly adopted profile before its next frame (:meth:`TableDeckLearning.adopt`), so the
+  detector never changes under a frame it is reading;
+- the screen's thread (:meth:`TableDeckLearning.follow`, on every change of the
+  session) notices a hand finished, and which of its cards the players corrected;
+- a worker thread settles that hand and refits (a second or two), away from both.
+
+An adopted profile is kept beside the table's calibration (``-learnt.npz`` beside the
+set-up profile, which stays as it was learnt), so a restart at this table reads with
+what play taught; a learnt profile whose set-up profile changed since is not used.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kiosk.rules.cards import Card
+from kiosk.vision.deck_profile import DeckProfile, ProfileError
+from kiosk.vision.play_learning import PlayLearning, origin_of
+
+
+def accepted_cards(record: dict[str, Any]) -> list[tuple[str, str]]:
+    """(seat, card) of every card a finished hand's record counts.
+
+    >>> accepted_cards({"tricks": [["E:AS", "S:9S"], ["E:JH"]]})
+    [('E', 'AS'), ('S', '9S'), ('E', 'JH')]
+    """
+    out = []
+    for trick in record.get("tricks") or []:
+        for play in trick:
+            seat, _, card = str(play).partition(":")
+            out.append((seat, str(Card.parse(card))))
+    return out
+
+
+def corrected_cards(corrections: Iterable[Any], hand: int) -> list[tuple[str, str]]:
+    """(seat, card) of the names before and after each correction the players made in
+    hand ``hand``; a card the camera missed and the players added has no name before,
+    and an answer is not a correction (the camera had no name to correct)."""
+    out = []
+    for c in corrections:
+        if c.hand == hand and c.was is not None:
+            out += [(c.seat, c.was), (c.seat, c.card)]
+    return out
+
+
+class TableDeckLearning:
+    """One table's learning during play (see the module's docstring)."""
+
+    def __init__(self, detector: Any, where: Callable[[], Path | None] = lambda: None,
+                 start: Callable[[Callable[[], None]], Any] | None = None) -> None:
+        """``where()`` is the table's set-up profile file (kiosk.app.deck_setup.deck_path),
+        None while the table is not known; play's profile is kept beside it."""
+        self.detector = detector
+        self.where = where
+        self.learner = PlayLearning(detector.namer, detector.deck)
+        self._lock = threading.Lock()
+        self._one_worker = threading.Lock()  # hands are settled one at a time
+        self._ready: DeckProfile | None = None
+        self._finished = 0  # the session's finished hands already settled
+        self._resumed_for: Path | None = None
+        self._start = start or _in_a_thread
+        #: the last worker started (tests wait on it)
+        self.worker: Any = None
+        #: a line for the console: what the last refit did
+        self.last_note = ""
+
+    @classmethod
+    def usable(cls, detector: Any) -> bool:
+        """Whether a detector can learn (a trained one whose classifier gives features)."""
+        namer = getattr(detector, "namer", None)
+        return namer is not None and bool(getattr(namer, "has_features", False))
+
+    # -- the frame thread --------------------------------------------------------------------
+
+    def look(self, hand: Any, pipeline: Any) -> None:
+        """The pipeline's last frame, of hand ``hand`` in play: its boxes in seat zones."""
+        picture, found = getattr(pipeline, "last_view", (None, ()))
+        calibration = getattr(pipeline, "calibration", None)
+        frame_boxes = list(getattr(pipeline, "last_detections", ()))
+        if picture is None or calibration is None or not found or len(found) != len(frame_boxes):
+            return
+        centres = np.array([[(b.box[0] + b.box[2]) / 2, (b.box[1] + b.box[3]) / 2]
+                            for b in frame_boxes], np.float32)
+        points = calibration.to_table(centres)
+        seen: list[tuple[str, str, Sequence[float]]] = []
+        for d, point in zip(found, points, strict=True):
+            seat = calibration.zones.seat_at((float(point[0]), float(point[1])))
+            if seat is not None:
+                seen.append((str(seat), d.card, d.box))
+        with self._lock:
+            self.learner.look(hand, picture, seen)
+
+    def adopt(self) -> None:
+        """Read with a profile the worker adopted since the last frame (frame thread)."""
+        with self._lock:
+            profile, self._ready = self._ready, None
+        if profile is None:
+            return
+        try:
+            self.detector.use_deck(profile)
+        except Exception as problem:  # a profile the detector refuses: read as before
+            self.last_note = f"A profile learnt in play was not used: {problem}"
+
+    # -- the screen's thread -----------------------------------------------------------------
+
+    def follow(self, session: Any) -> None:
+        """After any change of the session: start again from a profile the table was given
+        meanwhile (a deck learnt at set-up, or handed out by the director), resume what
+        play taught at this table before, and settle each hand finished since last time."""
+        with self._lock:
+            reads_with = self.detector.deck
+            if reads_with is not self.learner.profile and self._ready is None:
+                self.learner = PlayLearning(self.detector.namer, reads_with)
+            self._resume()
+        finished = list(getattr(session, "finished", []))
+        if len(finished) < self._finished:  # a new game: its hands start again
+            self._finished = 0
+        new, self._finished = finished[self._finished:], len(finished)
+        for hand in new:
+            accepted = accepted_cards(hand.record)
+            corrected = corrected_cards(getattr(session, "corrections", []), hand.number)
+            self.worker = self._start(partial(self._settle, hand.number, accepted, corrected))
+
+    def _resume(self) -> None:
+        """Once the table is known: read with the profile play taught here before, if it
+        grew from the profile the table reads with now (under the lock)."""
+        deck_file = self.where()
+        if deck_file is None or deck_file == self._resumed_for:
+            return
+        self._resumed_for = deck_file
+        learnt = load_learnt(deck_file, self.learner.profile)
+        if learnt is not None:
+            self.learner = PlayLearning(self.detector.namer, learnt)
+            self._ready = learnt
+
+    # -- the worker --------------------------------------------------------------------------
+
+    def _settle(self, hand: int, accepted: list[tuple[str, str]],
+                corrected: list[tuple[str, str]]) -> None:
+        with self._one_worker:
+            self._settle_alone(hand, accepted, corrected)
+
+    def _settle_alone(self, hand: int, accepted: list[tuple[str, str]],
+                      corrected: list[tuple[str, str]]) -> None:
+        with self._lock:
+            added = self.learner.settle(hand, accepted, corrected)
+        if not added:
+            return
+        profile = self.learner.refit()
+        last = self.learner.refits[-1] if self.learner.refits else None
+        if last is not None:
+            self.last_note = (f"Deck learnt in play: {last.cards} cards; the check named "
+                              f"{last.after} of {last.checked} right (before {last.before}); "
+                              + ("adopted." if last.adopted else "not adopted."))
+        if profile is None:
+            return
+        with self._lock:
+            self._ready = profile
+        deck_file = self.where()
+        if deck_file is not None:
+            try:
+                deck_file.parent.mkdir(parents=True, exist_ok=True)
+                profile.save(learnt_path(deck_file))
+            except OSError as problem:  # a full card: the table reads with it all the same
+                self.last_note = f"The deck learnt in play could not be kept: {problem}"
+
+
+def learnt_path(deck_file: Path) -> Path:
+    """Where play's profile is kept, beside the set-up one (``T1-deck.npz`` ->
+    ``T1-deck-learnt.npz``)."""
+    return deck_file.with_name(deck_file.stem + "-learnt.npz")
+
+
+def load_learnt(deck_file: Path, setup_profile: DeckProfile | None) -> DeckProfile | None:
+    """The profile play taught at this table, if it grew from ``setup_profile`` (the
+    set-up profile, or None for the shipped networks); else None."""
+    path = learnt_path(deck_file)
+    if not path.is_file():
+        return None
+    try:
+        learnt = DeckProfile.load(path)
+    except ProfileError:
+        return None
+    return learnt if learnt.grown_from == origin_of(setup_profile) else None
+
+
+def _in_a_thread(work: Callable[[], None]) -> threading.Thread:
+    thread = threading.Thread(target=work, name="learn-in-play", daemon=True)
+    thread.start()
+    return thread

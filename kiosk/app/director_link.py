@@ -132,8 +132,11 @@ class DirectorLink:
                 or deck_path(self.session) is None):
             return False
         config = outbox.config()
-        handout = take_handout(self.session, config["server"], config["token"],
-                               self.deck_setup.read_with, get)
+        try:
+            handout = take_handout(self.session, config["server"], config["token"],
+                                   self.deck_setup.read_with, get)
+        except OSError as failure:  # a full disk: said, never raised into the session
+            return self._say(f"The deck the director handed out could not be kept: {failure}")
         if handout.outcome == REFUSED:
             problem = handout.problem.rstrip(".")
             return self._say(f"The deck the director handed out ({handout.name}) was not "

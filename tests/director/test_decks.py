@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import urllib.parse
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from kiosk.director.app import App
 from kiosk.director.decks import DeckError, Decks
+from kiosk.vision.deck_profile import VERSION
 from tests.director.decks import profile_bytes, upload_body, zip_bomb
 from tests.director.helpers import Answer, Client, Kiosk, pair
 
@@ -165,6 +168,28 @@ def test_a_profile_learnt_on_other_networks_is_refused(tournament: Client,
     assert decks(tournament) == []
 
 
+def test_a_profile_of_another_format_version_says_enrol_again(
+        tournament: Client, tmp_path: Path) -> None:
+    old = tmp_path / "old.npz"
+    np.savez(old, header=np.array(json.dumps({"version": 1, "heads": {}})))
+    assert said(upload(tournament, old.read_bytes(), "x")) == (
+        "deck.npz was not kept. Deck profile has format version 1, this kiosk reads "
+        f"{VERSION}: enrol the deck again.")
+    assert decks(tournament) == []
+
+
+@pytest.mark.parametrize("body", [
+    b"--XY\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\nabc",  # cut off
+    b"no parts at all",
+    b"--XY\r\n" * 500 + b"--XY--\r\n",  # more parts than any form of ours
+])
+def test_a_mangled_upload_is_an_out_of_date_form(tournament: Client, body: bytes) -> None:
+    answer = tournament.request("POST", "/decks", body,
+                                {"Content-Type": "multipart/form-data; boundary=XY"})
+    assert answer.status == 403 and "out of date" in answer.text
+    assert decks(tournament) == []
+
+
 def test_a_body_past_the_doors_limit_is_refused_before_it_is_read(tournament: Client) -> None:
     answer = upload(tournament, b"\0" * (5 * 1024 * 1024))
     assert answer.status == 413 and "too large" in answer.text
@@ -262,3 +287,13 @@ def test_the_store_refuses_what_it_cannot_hand(app: App, tmp_path: Path) -> None
     with pytest.raises(DeckError, match="Type a name"):
         store.rename(added.id, "   ", "Director")
     assert store.for_table(1) is None and store.file_for_table(1) is None
+
+
+def test_a_name_or_file_name_in_markup_is_shown_as_typed(
+        tournament: Client, tmp_path: Path) -> None:
+    upload(tournament, profile_bytes(tmp_path), "<script>alert(1)</script>")
+    page = tournament.get("/decks").text
+    assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)" in page
+    answer = upload(tournament, b"junk", "x", filename="<img src=x onerror=alert(1)>.npz")
+    shown = tournament.get(answer.header("location") or "").text
+    assert "<img src=x" not in shown and "&lt;img src=x onerror=alert(1)&gt;.npz" in shown

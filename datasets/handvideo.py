@@ -377,6 +377,10 @@ def oracle_stream(frames: Sequence[tuple[float, Sequence[dict[str, Any]]]], rng:
 
 
 # ---- whole videos -----------------------------------------------------------------------
+#: added to a hand's seed for its kitty's draws, so the play keeps its own draws
+KITTY_SEED = 104729
+
+
 def frame_times(duration: float, fps: float) -> Iterator[float]:
     n = int(math.ceil(duration * fps))
     for i in range(n):
@@ -408,16 +412,25 @@ def truth_of(scene: Scene, renderer: SceneRenderer, fps: float, frames: list[Any
 
 def render_hand(record: dict[str, Any], out: str | Path | None, *, seed: int = 0,
                 view: str = "overhead", fps: float = 12.0, size: tuple[int, int] | None = None,
-                mat: bool = False, tricks: Tricks | None = None, pixels: bool = True
+                mat: bool = False, tricks: Tricks | None = None, pixels: bool = True,
+                kitty: bool = False, deck: str | None = None, until: float | None = None
                 ) -> dict[str, Any]:
     """Render a hand record to ``out`` (.mp4 or .avi) and write ``out`` + ``.truth.json``.
 
     With ``pixels=False`` only the truth (with its per-frame boxes) is made: the
-    oracle benchmark needs no pictures. Returns the truth.
+    oracle benchmark needs no pictures. ``kitty`` puts the deal's kitty and the bidding
+    before the play (:mod:`datasets.kitty`; the truth's ``kitty``); without it a seed
+    renders as it always did. ``deck`` picks the card art; ``until`` stops the video
+    after that many seconds. Returns the truth.
     """
     rng = np.random.default_rng(seed)
     scene = script_hand(record, rng, tricks or Tricks())
-    renderer = SceneRenderer(scene, view, seed=seed + 7919, size=size, mat=mat)
+    kitty_truth = None
+    if kitty:
+        from datasets.kitty import add_kitty
+
+        kitty_truth = add_kitty(scene, np.random.default_rng(seed + KITTY_SEED))
+    renderer = SceneRenderer(scene, view, seed=seed + 7919, size=size, mat=mat, deck=deck)
     writer = None
     if pixels and out is not None:
         out = Path(out)
@@ -427,7 +440,8 @@ def render_hand(record: dict[str, Any], out: str | Path | None, *, seed: int = 0
             raise RuntimeError(f"cannot write video {out}")
     frames = []
     try:
-        for i, t in enumerate(frame_times(scene.duration, fps)):
+        duration = scene.duration if until is None else min(until, scene.duration)
+        for i, t in enumerate(frame_times(duration, fps)):
             frames.append(renderer.boxes(t))
             if writer is not None:
                 writer.write(renderer.frame(t, i))
@@ -435,6 +449,8 @@ def render_hand(record: dict[str, Any], out: str | Path | None, *, seed: int = 0
         if writer is not None:
             writer.release()
     truth = truth_of(scene, renderer, fps, frames)
+    if kitty_truth is not None:
+        truth["kitty"] = kitty_truth.to_json()
     if out is not None:
         truth_path(out).write_text(json.dumps(truth, separators=(",", ":")) + "\n",
                                    encoding="utf-8")

@@ -38,6 +38,7 @@ from kiosk.table.phases import Phase
 from kiosk.table.referee import SEAT_NAMES, SIDE_NAMES, SUIT_NAMES, seat_name
 from kiosk.table.session import IntentRefused, TableSession
 from kiosk.table.setup import TableSetup, default_setup
+from kiosk.table.turn_up import kitty_doubt
 
 #: the screen each phase of the game shows, unless the players opened another
 SCREEN_OF = {
@@ -267,9 +268,18 @@ class TablePresenter(DirectorLink):
             hint=view.hint, teams=self.teams(), scores=session.scores,
             undo=words.undo_words(session.last_step()),
             director_called=hand.director_called,
-            turn_up_note=("Read by the camera. Not this card? Undo it."
-                          if hand.turn_up_source == "camera" and not hand.bids else ""),
+            turn_up_note=self._turn_up_note(),
         )
+
+    def _turn_up_note(self) -> str:
+        """The turn-up the camera read, put to the players until the first bid agrees;
+        then what the camera saw of it (taken, turned down) where the bids disagree."""
+        hand = self.session.hand
+        assert hand is not None
+        if hand.turn_up and hand.turn_up_source == "camera" and not hand.bids:
+            return words.camera_turn_up_words(hand.turn_up)
+        doubt = kitty_doubt(hand.kitty_seen, hand.bids) if hand.kitty_seen else None
+        return words.kitty_doubt_words(doubt, hand.dealer) if doubt else ""
 
     def tap_bid(self, index: int) -> bool:
         options = self.session.bid_options()
@@ -321,6 +331,8 @@ class TablePresenter(DirectorLink):
         fresh = [n for n in session.notices[-2:]
                  if n.hand == hand.number and n.seq >= hand.changed_at]
         notices = tuple(plain(n.text) for n in fresh)
+        if not any(t.winner for t in view.tricks) and self._turn_up_note():
+            notices = (*notices, self._turn_up_note())  # until the first trick is won
         if view.problem:
             notices = (*notices, plain(view.problem))
         return LiveView(title=title, trump=trump, contract=contract, seats=seats,

@@ -13,6 +13,7 @@ from typing import Any
 from kiosk.rules.cards import Team
 from kiosk.table import referee
 from kiosk.table.referee import SEAT_NAMES, SIDE_NAMES, SUIT_NAMES, seat_name
+from kiosk.table.turn_up import KittyDoubt
 
 SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 RANK_LABELS = {"T": "10"}
@@ -65,8 +66,32 @@ def undo_words(step: tuple[str, dict[str, Any]] | None) -> str:
     if kind == "start":
         return f"Undo: {seat_name(data['dealer'])} deals"
     if kind == "turn_up":
-        return "Undo the turn-up"
+        return "Not this card" if data.get("source") == "camera" else "Undo the turn-up"
     return _bid_text(data, 1)
+
+
+def camera_turn_up_words(card: str) -> str:
+    """The turn-up the camera read, put to the players: their first bid agrees with it.
+
+    >>> camera_turn_up_words("9H")
+    "Turn-up: nine of hearts. Right? Then just bid. If not, tap 'Not this card'."
+    """
+    return f"Turn-up: {card_words(card)}. Right? Then just bid. If not, tap 'Not this card'."
+
+
+def kitty_doubt_words(doubt: KittyDoubt, dealer: str) -> str:
+    """What the camera saw of the turn-up, against the bids tapped, and what to do.
+
+    >>> kitty_doubt_words(KittyDoubt(seen="turned_down", maker="E"), "N")
+    'The camera saw the turn-up turned face down, but the bids say East ordered it up. \
+If everyone passed, tap Undo before the first card is played.'
+    """
+    if doubt.maker is None:
+        return (f"The camera saw {seat_name(dealer)} pick up the turn-up, but the bids say "
+                "all four passed. If it was ordered up, tap Undo back to that bid.")
+    return (f"The camera saw the turn-up turned face down, but the bids say "
+            f"{seat_name(doubt.maker)} ordered it up. If everyone passed, tap Undo before "
+            "the first card is played.")
 
 
 def points_words(points: dict[str, int], teams: dict[str, str]) -> str:

@@ -293,7 +293,7 @@ def _feed(session: Any, presenter: Any, capture: Any, source: str, video: str | 
         view = _view_of(video, calibration)
         follower = HandFollower(
             pipeline,
-            lambda c: Play(leader=c["leader"], trump=c["trump"], sitting_out=c["sitting_out"]),
+            Play.from_context,
             rebuild=lambda cal: FramePipeline(choice.detector, calibration=cal, view=view))
         reader = follower
         presenter.camera_setup.camera_view = view

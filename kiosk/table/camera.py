@@ -6,7 +6,9 @@ hand's bidding ends, who leads, what is trump and who sits out. The table
 session knows that. `HandFollower` carries it across: the UI thread calls
 `follow(session.reader_context())` after every change, the frame thread
 applies it before the next frame, and only once per hand (telling the
-reader of a new hand mid-hand would make it forget the cards on the table).
+reader of a new hand mid-hand would make it forget the cards on the table):
+the deal as bidding begins (the reader watches the dealer's kitty for the
+turn-up), the contract as it ends.
 
 Which detector (`choose_detector`), in plain words for the players and the
 console, because a reading is only as good as its detector:
@@ -161,6 +163,7 @@ class HandFollower:
         self._context: dict[str, Any] | None = None
         self._calibration: Any = None
         self._told: Any = None  # the hand the pipeline was last told of
+        self._dealt: Any = None  # the hand whose deal the pipeline was last told of
 
     def recalibrate(self, calibration: Any) -> None:
         """A calibration was saved (UI thread): read the next frames with it."""
@@ -177,7 +180,12 @@ class HandFollower:
             context, calibration, self._calibration = self._context, self._calibration, None
         if calibration is not None and self.rebuild is not None:
             self.pipeline = self.rebuild(calibration)
-            self._told = None  # the new pipeline must hear of the hand again
+            self._told = self._dealt = None  # the new pipeline must hear of the hand again
+        if (context is not None and context.get("dealer") and not context.get("leader")
+                and context["hand"] != self._dealt and hasattr(self.pipeline, "new_deal")):
+            # bidding: the reader watches the dealer's kitty for the turn-up
+            self._dealt = context["hand"]
+            self.pipeline.new_deal(context["dealer"])
         if context is not None and context.get("leader") and context["hand"] != self._told:
             self._told = context["hand"]
             self.pipeline.new_hand(self.make_play(context))

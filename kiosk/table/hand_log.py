@@ -17,6 +17,8 @@ class HandLog:
     dealer: str
     turn_up: str | None = None
     turn_up_source: str = ""  #: 'camera' when the camera read it, else who tapped it
+    #: what the camera saw become of the turn-up: 'taken', 'turned_down' ('' not seen)
+    kitty_seen: str = ""
     bids: list[dict[str, Any]] = field(default_factory=list)
     plays: list[tuple[str, str]] = field(default_factory=list)  # (seat, card) in play order
     pending: dict[str, str] = field(default_factory=dict)  # seen before that seat's turn

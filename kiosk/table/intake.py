@@ -11,6 +11,8 @@ from kiosk.table.phases import Phase
 from kiosk.vision.events import (
     CardPlayed,
     CardReread,
+    KittyChange,
+    KittySeen,
     ReaderWarning,
     TrickCleared,
     TrickComplete,
@@ -55,6 +57,9 @@ class CameraIntake:
             return
         if isinstance(event, CardReread):
             self._apply_reread(event, seq)
+            return
+        if isinstance(event, KittySeen):
+            self._apply_kitty(event, seq)
             return
         assert isinstance(event, CardPlayed)
         view = hand.view
@@ -104,6 +109,28 @@ class CameraIntake:
             hand.pending[event.seat] = card
         hand.changed_at = seq
         self._rebuild()
+
+    def _apply_kitty(self, event: KittySeen, seq: int) -> None:
+        """The camera read the dealer's kitty: its face-up card is the turn-up (until the
+        first bid; a player's tap wins over it), and what became of that card (taken,
+        turned down) is kept, to be weighed against the bids (kiosk.table.turn_up)."""
+        hand = self.hand
+        assert hand is not None and hand.view is not None
+        if event.seat != hand.dealer:
+            return  # another hand's kitty
+        try:
+            card = referee.normalize_card(event.card)
+        except ValueError:
+            return
+        if event.change == KittyChange.SHOWN:
+            if (hand.view.phase == "bidding" and not hand.bids
+                    and hand.turn_up_source in ("", "camera") and hand.turn_up != card):
+                hand.turn_up, hand.turn_up_source = card, "camera"
+                self._rebuild()
+                self.undoable.append((seq, "turn_up"))
+            return
+        if hand.turn_up in (None, card):
+            hand.kitty_seen = str(event.change)
 
     def _apply_reread(self, event: CardReread, seq: int) -> None:
         """The camera now reads a card of an earlier trick as another card (its name was

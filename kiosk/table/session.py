@@ -36,6 +36,7 @@ from kiosk.table.intake import CameraIntake
 from kiosk.table.journal import Entry, Journal
 from kiosk.table.phases import Phase
 from kiosk.table.setup import SetupError, TableSetup
+from kiosk.table.turn_up import ordered_by
 from kiosk.vision.events import (
     VisionEvent,
     event_from_json,
@@ -267,7 +268,7 @@ class TableSession(CameraIntake):
         if kind == "start":
             return "start", {"dealer": hand.dealer}
         if kind == "turn_up":
-            return "turn_up", {"card": hand.turn_up}
+            return "turn_up", {"card": hand.turn_up, "source": hand.turn_up_source}
         return "bid", dict(hand.bids[-1])
 
     def undo(self) -> None:
@@ -391,16 +392,20 @@ class TableSession(CameraIntake):
 
     def reader_context(self) -> dict[str, Any]:
         """What the trick reader needs to follow the hand (kiosk.vision.reader.TrickReader):
-        the hand number (a new hand: a new reader), the leader of the trick to come,
-        trump and the seat sitting out. None values: not known yet (still bidding)."""
+        the hand number (a new hand: a new reader), the dealer (whose kitty shows the turn-up),
+        the leader of the trick to come, trump, the seat sitting out, the turn-up and who may
+        still play it (the dealer if ordered up). None values: not known yet (bidding)."""
         hand = self.hand
         view = hand.view if hand else None
         playing = view is not None and view.phase != "bidding"
         return {
             "hand": hand.number if hand else None,
+            "dealer": hand.dealer if hand else None,
             "leader": view.to_play if playing and view and self.phase == Phase.PLAYING else None,
             "trump": view.trump if view else None,
             "sitting_out": view.sitting_out if view else None,
+            "turn_up": hand.turn_up if hand and playing else None,
+            "kept_by": hand.dealer if hand and playing and ordered_by(hand.bids) else None,
         }
 
     # ---------------------------------------------------------------- results

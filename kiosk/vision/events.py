@@ -2,11 +2,11 @@
 
 The reader only reports what the camera saw (a card in a seat's zone, a card
 of a trick already taken in read again as another, the trick complete, the
-trick pushed away, a warning); the table session decides
-what that means for the game. These values cross into the session's journal,
-so each has a stable JSON form (`to_json` / `event_from_json`) and a `key`
-that is the same every time the same sighting is reported: a reader that
-restarts and sends an event again is then not counted twice.
+trick pushed away, the turn-up on the kitty shown, taken or turned down, a
+warning); the table session decides what that means for the game. These values
+cross into the session's journal, so each has a stable JSON form (`to_json` /
+`event_from_json`) and a `key` that is the same every time the same sighting is
+reported: a reader that restarts and sends an event again is then not counted twice.
 
 `t` is the reader's clock in seconds (video time or camera time since start),
 not wall time: it orders events and makes their keys unique.
@@ -101,6 +101,41 @@ class TrickCleared:
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, **asdict(self)}
+
+
+class KittyChange(StrEnum):
+    """What the camera saw happen to the turn-up on the kitty beside the dealer."""
+
+    SHOWN = "shown"  #: a card lies face up on the kitty: the turn-up, read
+    TAKEN = "taken"  #: it was carried off the kitty (the dealer picked it up)
+    TURNED_DOWN = "turned_down"  #: it was turned face down where it lay
+
+
+@dataclass(frozen=True)
+class KittySeen:
+    """The kitty beside the dealer (``seat``), in the band between the dealer's zone and
+    the edge, where no card is played: its face-up card ``card`` read, taken or turned
+    down (:class:`KittyChange`). The reader says what it saw; the table session weighs it
+    against the bids.
+
+    >>> e = KittySeen(seat="N", card="9H", change=KittyChange.TAKEN, t=8.0, confidence=0.9)
+    >>> event_from_json(e.to_json()) == e, e.key
+    (True, 'kitty:taken:N:9H:8.000')
+    """
+
+    seat: str
+    card: str
+    change: KittyChange
+    t: float
+    confidence: float
+    kind: ClassVar[str] = "kitty"
+
+    @property
+    def key(self) -> str:
+        return f"kitty:{self.change}:{self.seat}:{self.card}:{self.t:.3f}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, **asdict(self), "change": str(self.change)}
 
 
 class WarningKind(StrEnum):
@@ -204,7 +239,8 @@ def _warning_from_json(data: dict[str, Any]) -> ReaderWarning:
     return warning if said == warning.message else replace(warning, note=said)
 
 
-VisionEvent = CardPlayed | CardReread | TrickComplete | TrickCleared | ReaderWarning
+VisionEvent = (CardPlayed | CardReread | TrickComplete | TrickCleared | ReaderWarning
+               | KittySeen)
 
 
 def event_from_json(data: dict[str, Any]) -> VisionEvent:
@@ -223,4 +259,8 @@ def event_from_json(data: dict[str, Any]) -> VisionEvent:
         return TrickCleared(t=float(data["t"]))
     if kind == "reader_warning":
         return _warning_from_json(data)
+    if kind == "kitty":
+        return KittySeen(seat=str(data["seat"]), card=str(data["card"]),
+                         change=KittyChange(data["change"]), t=float(data["t"]),
+                         confidence=float(data["confidence"]))
     raise ValueError(f"not a vision event: {data!r}")

@@ -162,11 +162,27 @@ def first_leader(dealer: str | None, sitting_out: str | None = None) -> str | No
 
 @dataclass(frozen=True)
 class Play:
-    """What the trick reader needs to know of the hand: who leads, trump, a lone hand."""
+    """What the trick reader needs to know of the hand: who leads, trump, a lone hand, and
+    the turn-up with the seat that may still play it (the dealer when it was ordered up,
+    None when it was turned down)."""
 
     leader: str | None = None
     trump: str | None = None
     sitting_out: str | None = None
+    turn_up: str | None = None
+    kept_by: str | None = None
+
+    @classmethod
+    def from_context(cls, context: dict[str, Any]) -> Play:
+        """From the table session's ``reader_context()``.
+
+        >>> Play.from_context({"leader": "E", "trump": "H", "sitting_out": None,
+        ...                    "turn_up": "9H", "kept_by": "N"}).kept_by
+        'N'
+        """
+        return cls(leader=context.get("leader"), trump=context.get("trump"),
+                   sitting_out=context.get("sitting_out"), turn_up=context.get("turn_up"),
+                   kept_by=context.get("kept_by"))
 
     @classmethod
     def from_contract(cls, dealer: str | None, trump: str | None, maker: str | None,
@@ -197,6 +213,8 @@ class FramePipeline:
         self.config = config
         self.use_mat = use_mat
         self.reader: TrickReader | None = None
+        #: the dealer of the deal being bid (the reader watches their kitty)
+        self.dealer: str | None = None
         self._next_check = 0.0
         self.detector_seconds = 0.0
         self.reader_seconds = 0.0
@@ -220,6 +238,8 @@ class FramePipeline:
                                    confidence=self.box_confidence)
         self.reader = TrickReader(calibration, self.play.leader, trump=self.play.trump,
                                   sitting_out=self.play.sitting_out, config=self.config)
+        if self.dealer is not None:
+            self.reader.new_deal(self.dealer)
         self._next_check = t + RECHECK_EVERY
         return events
 
@@ -228,11 +248,18 @@ class FramePipeline:
         """The warp to a top-down view, when the camera is slanted (after the first frame)."""
         return self.detect.table_view if self.detect is not None else None
 
+    def new_deal(self, dealer: str) -> None:
+        """A new deal (bidding begins): the reader watches the dealer's kitty."""
+        self.dealer, self.play = dealer, Play()
+        if self.reader is not None:
+            self.reader.new_deal(dealer)
+
     def new_hand(self, play: Play) -> None:
         """A new hand starts (bidding is over): who leads, trump, a lone hand."""
         self.play = play
         if self.reader is not None:
-            self.reader.new_hand(play.leader, trump=play.trump, sitting_out=play.sitting_out)
+            self.reader.new_hand(play.leader, trump=play.trump, sitting_out=play.sitting_out,
+                                 turn_up=play.turn_up, kept_by=play.kept_by)
 
     def __call__(self, frame: np.ndarray, t: float) -> list[VisionEvent]:
         events: list[VisionEvent] = []

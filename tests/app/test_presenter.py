@@ -10,7 +10,7 @@ import pytest
 from kiosk.app.demo import DemoDriver, start_demo
 from kiosk.app.palette import suit_colour
 from kiosk.app.presenter import TablePresenter
-from kiosk.app.words import card_label
+from kiosk.app.words import card_label, card_words
 from kiosk.table.session import TableSession
 from kiosk.vision.events import CardPlayed, TrickCleared
 
@@ -304,11 +304,13 @@ def test_time_up_says_what_happens(tmp_path: Path) -> None:
 def test_the_reader_is_told_who_leads_and_what_is_trump(presenter: TablePresenter) -> None:
     s = presenter.session
     start_demo(s, deal=True)
-    assert s.reader_context() == {"hand": 1, "leader": None, "trump": None, "sitting_out": None}
+    assert s.reader_context() == {"hand": 1, "dealer": "N", "leader": None, "trump": None,
+                                  "sitting_out": None, "turn_up": None, "kept_by": None}
     presenter.tap_turn_up("9H")
     for index in (0, 0, 1):
         presenter.tap_bid(index)
-    assert s.reader_context() == {"hand": 1, "leader": "E", "trump": "H", "sitting_out": None}
+    assert s.reader_context() == {"hand": 1, "dealer": "N", "leader": "E", "trump": "H",
+                                  "sitting_out": None, "turn_up": "9H", "kept_by": "N"}
 
 
 def test_a_cards_frame_is_kept_when_it_is_played_not_when_it_is_read_again(
@@ -513,17 +515,21 @@ def test_a_moved_camera_offers_the_camera_set_up_during_the_hand(tmp_path: Path)
 
 
 def test_a_turn_up_read_by_the_camera_saves_its_tap_and_can_be_undone(tmp_path: Path) -> None:
-    """The bidding taps of the demo's hand: 3 when the camera read the turn-up (the first
-    bid agrees with it), 4 when the players tap it in."""
+    """The bidding taps of the demo's hand: 3 when the camera read the turn-up on the kitty
+    (the first bid agrees with it), 4 when the players tap it in."""
     from kiosk.app.demo import load_record
+    from kiosk.vision.events import KittyChange, KittySeen
 
     record = load_record("N")
     for camera_read in (True, False):
         p = _started(tmp_path / str(camera_read))
         taps = 0
         if camera_read:
-            p.session.feed(CardPlayed("N", record["turn_up"], 0.5, 0.95))  # the dealer's place
-            assert p.bidding_view().turn_up_note.startswith("Read by the camera")
+            p.session.feed(KittySeen("N", record["turn_up"], KittyChange.SHOWN, 0.5, 0.95))
+            assert p.bidding_view().turn_up_note == (
+                f"Turn-up: {card_words(record['turn_up'])}. Right? Then just bid. If not, "
+                "tap 'Not this card'.")
+            assert p.bidding_view().undo == "Not this card"
         else:
             assert p.tap_turn_up(record["turn_up"])
             taps += 1
@@ -536,6 +542,6 @@ def test_a_turn_up_read_by_the_camera_saves_its_tap_and_can_be_undone(tmp_path: 
         assert taps == (3 if camera_read else 4)
     p = _started(tmp_path / "misread")
     p.session.feed(CardPlayed("N", "TH", 0.5, 0.95))  # the camera read the ten, not the nine
-    assert p.bidding_view().undo == "Undo the turn-up"
+    assert p.bidding_view().undo == "Not this card"
     assert p.undo() and p.tap_turn_up("9H")
     assert p.bidding_view().turn_up == "9H" and p.bidding_view().turn_up_note == ""

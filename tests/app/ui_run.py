@@ -351,7 +351,7 @@ def steps(d: Driver, session: TableSession) -> Iterator[float]:
     yield from d.until("bidding")
     session.feed(CardPlayed("E", "9H", 290.0, 0.95), source="ui:h2")  # the camera reads it
     yield 0.4
-    assert d.screen.turn_up == "9H" and d.screen.turn_up_note.startswith("Read by the camera")
+    assert d.screen.turn_up == "9H" and d.screen.turn_up_note.startswith("Turn-up: nine of hearts")
     yield from d.shot("bidding-camera-turn-up")
     yield from d.tap("Pass")  # South
     yield from d.tap("Pass")  # West

@@ -449,7 +449,7 @@ def test_undo_takes_back_bids_then_the_turn_up_then_the_dealer_and_survives_a_re
     assert again.hand is not None and [b["seat"] for b in again.hand.bids] == ["E", "S"]
     again.undo()
     again.undo()
-    assert again.last_step() == ("turn_up", {"card": "9H"})
+    assert again.last_step() == ("turn_up", {"card": "9H", "source": "tap"})
     again.undo()
     assert again.hand is not None and again.hand.turn_up is None
     assert again.last_step() == ("start", {"dealer": "N"})

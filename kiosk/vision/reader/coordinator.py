@@ -5,6 +5,7 @@ public face the pipeline, the table and the tests use (see the package's docstri
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from kiosk.rules.cards import EUCHRE_NAMES, Card, CardParseError, Seat, Suit
@@ -29,6 +30,7 @@ from kiosk.vision.reader.config import (
 )
 from kiosk.vision.reader.frame import CardSighting, Frame
 from kiosk.vision.reader.hand import Hand
+from kiosk.vision.reader.kitty import KittyWatch
 from kiosk.vision.reader.track import Track, overlaps
 from kiosk.vision.reader.tracking import Tracks
 from kiosk.vision.reader.trick import Play, Trick, came_down, trick_winner
@@ -54,6 +56,11 @@ def _card(name: str) -> Card | None:
         return Card.parse(name)
     except CardParseError:
         return None
+
+
+def _points(sighting: CardSighting) -> list[tuple[float, float]]:
+    """Where the corners of a card read in a frame lie on the table."""
+    return [(float(x), float(y)) for x, y in sighting.table]
 
 
 def _letters(plays: Iterable[tuple[Seat, str]]) -> list[tuple[str, str]]:
@@ -91,6 +98,11 @@ class TrickReader:
         self._trick = Trick(leader=_seat(leader))
         self._following = Tracks(self.config)
         self._now = 0.0
+        #: the dealer's kitty, watched from the deal (None: no deal was announced)
+        self._kitty: KittyWatch | None = None
+        #: the table session's word on the turn-up: the card, and the seat that may still
+        #: play it (the dealer when it was ordered up; None when it was turned down)
+        self._turn_up: tuple[str, Seat | None] | None = None
 
     @property
     def _tracks(self) -> dict[str, Track]:
@@ -124,18 +136,43 @@ class TrickReader:
         """Trump and the lone maker's partner, once bidding has settled them."""
         self.trump, self.sitting_out = _suit(trump), _seat(sitting_out)
 
+    def new_deal(self, dealer: Seat | str) -> None:
+        """A new deal by ``dealer``: forget the last hand and watch the dealer's kitty for
+        the turn-up (shown, then taken or turned down: ``KittySeen`` events) while the
+        players bid; who leads and trump come with :meth:`new_hand` when bidding ends."""
+        self.new_hand()
+        self._turn_up = None
+        seat = _seat(dealer)
+        assert seat is not None
+        self._kitty = KittyWatch(seat, self.calibration.zones, self.config)
+
     def new_hand(self, leader: Seat | str | None = None, *, trump: Suit | str | None = None,
-                 sitting_out: Seat | str | None = None) -> None:
+                 sitting_out: Seat | str | None = None, turn_up: str | None = None,
+                 kept_by: Seat | str | None = None) -> None:
         """Forget the last hand (its cards may all be played again) and start afresh.
 
         The table session calls this when bidding ends: a turn-up shown in the
-        dealer's zone during bidding must not count as the first card played.
+        dealer's zone during bidding must not count as the first card played. The
+        kitty's watch goes on (the dealer picks the turn-up up after the last bid).
+        ``turn_up`` is the session's word on it, and ``kept_by`` the seat that may play
+        it (the dealer, when it was ordered up; None: it was turned down): no other seat
+        can, so a read of it there is put to the players.
         """
         self.set_contract(trump, sitting_out)
         self._hand = Hand()
         self._trick = Trick(leader=_seat(leader))
         self._following.clear()
         self._occupancy.clear()
+        if turn_up is not None:
+            self._turn_up = (turn_up, _seat(kept_by))
+
+    def out_of_play(self, seat: Seat) -> set[str]:
+        """The turn-up, when ``seat`` cannot play it: by the session's word if it gave one,
+        else by what the camera saw of the kitty."""
+        if self._turn_up is not None:
+            card, kept_by = self._turn_up
+            return set() if kept_by == seat else {card}
+        return self._kitty.out_of_play(seat) if self._kitty is not None else set()
 
     def all_tricks(self) -> list[list[tuple[str, str]]]:
         """Finished tricks plus the one on the table, if any card of it is down."""
@@ -145,6 +182,12 @@ class TrickReader:
         """One frame at time ``t`` (seconds, increasing); returns the events it settles."""
         self._now = t
         seen = self._frame.see(t, detections)
+        events: list[VisionEvent] = []
+        if self._kitty is not None and not (self._hand.history or self._trick.plays):
+            # (until the first card is played: a trick gathered to the dealer's side
+            # passes face up through the band)
+            events += self._kitty.see(t, [(s.card, s.score, _points(s)) for s in seen.sightings],
+                                      seen.backs)
         by_card: dict[str, list[CardSighting]] = {}
         for s in seen.sightings:
             by_card.setdefault(s.card, []).append(s)
@@ -157,7 +200,7 @@ class TrickReader:
         self._trick.note_gathered(
             t, {s.seat for s in seen.sightings if s.seat is not None} | seen.faint_seats,
             self.config)
-        events = self._check_cleared(t)
+        events += self._check_cleared(t)
         if len(self._hand.history) < TRICKS_PER_HAND:  # (after the fifth the hand is over)
             events += self._settle_seats(t)
         self._following.forget(t)
@@ -224,8 +267,10 @@ class TrickReader:
             # A card outside the euchre deck never competes with one inside it: a 9H that
             # sometimes reads 6H is a 9H. It is only reported when it holds the seat alone.
             euchre = [tr for tr in tracks if tr.card in EUCHRE_NAMES]
+            # the turn-up counts as played where this seat cannot play it
+            out = self.out_of_play(seat)
             verdict = naming.decide(seat, euchre, play, self._trick, self._tracks.values(),
-                                    self._hand.played, t, cfg)
+                                    self._hand.played | out, t, cfg)
             if verdict is None:
                 stray = self._stray(seat, tracks, t)
                 events += stray
@@ -245,6 +290,9 @@ class TrickReader:
                 events += reread
             if naming.waits(verdict, play, self._trick, t, cfg):
                 continue
+            if best.card in out:  # read surely, yet this seat cannot hold it: ask
+                verdict = replace(verdict, confidence=min(verdict.confidence,
+                                                          0.99 * cfg.sure_confidence))
             confirmed.append((best.zone_since, seat, verdict))
 
         def first(seat: Seat, came: float) -> tuple[float, int]:

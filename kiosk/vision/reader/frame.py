@@ -50,6 +50,8 @@ class Seen:
 
     sightings: list[CardSighting]
     faint_seats: set[Seat]
+    #: where face-down cards lie (table units): the kitty's turn-up turned down shows one
+    backs: list[tuple[float, float]] = field(default_factory=list)
 
 
 class Frame:
@@ -71,7 +73,9 @@ class Frame:
         sightings = self._group(boxes, points)
         low = [d for d in boxes if d.confidence < self.config.min_confidence
                and d.card != FACE_DOWN]
-        return Seen(sightings, self._seats_of(low))
+        backs = [(float(x), float(y)) for d, (x, y) in zip(boxes, points, strict=True)
+                 if d.card == FACE_DOWN and d.confidence >= self.config.min_confidence]
+        return Seen(sightings, self._seats_of(low), backs)
 
 
     def _seat_at(self, point: np.ndarray) -> Seat | None:

@@ -1,0 +1,128 @@
+"""The turn-up the camera reads on the kitty, taken into the game: it fills the bidding
+screen until the first bid agrees with it (a player's tap wins over it), and what the
+camera saw become of it (taken, turned down) is weighed against the bids tapped, in
+plain words where they disagree. North deals in every test; East bids first."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from kiosk.app.presenter import TablePresenter
+from kiosk.table.session import TableSession
+from kiosk.vision.events import KittyChange, KittySeen
+from tests.table.conftest import make_setup
+
+Opener = Callable[..., TableSession]
+
+
+def kitty(change: KittyChange, card: str = "9H", t: float = 1.0, seat: str = "N") -> KittySeen:
+    return KittySeen(seat=seat, card=card, change=change, t=t, confidence=0.95)
+
+
+def test_the_kitty_turn_up_fills_the_bidding_screen_and_the_first_bid_agrees(
+        new_session: Opener) -> None:
+    s = new_session()
+    p = TablePresenter(s)
+    s.feed(kitty(KittyChange.SHOWN))
+    assert s.hand is not None and s.hand.turn_up == "9H"
+    view = p.bidding_view()
+    assert view.turn_up == "9H" and view.title == "East to bid"  # no picker: bid at once
+    assert view.turn_up_note == ("Turn-up: nine of hearts. Right? Then just bid. If not, "
+                                 "tap 'Not this card'.")
+    assert view.undo == "Not this card"
+    assert p.tap_bid(next(b.index for b in view.buttons if b.label == "Pass"))
+    assert p.bidding_view().turn_up_note == ""  # agreed
+    s.feed(kitty(KittyChange.SHOWN, "TH", t=2.0))  # a later read changes nothing now
+    assert s.hand.turn_up == "9H"
+
+
+def test_not_this_card_brings_the_picker_back(new_session: Opener) -> None:
+    s = new_session()
+    p = TablePresenter(s)
+    s.feed(kitty(KittyChange.SHOWN, "TH"))  # misread: the nine was turned up
+    assert p.undo()
+    view = p.bidding_view()
+    assert view.turn_up is None and view.title == "Tap the turn-up card below"
+    assert p.tap_turn_up("9H") and p.bidding_view().turn_up_note == ""
+
+
+def test_a_players_tap_wins_over_the_camera_and_a_later_read_corrects_an_earlier(
+        new_session: Opener) -> None:
+    s = new_session()
+    s.feed(kitty(KittyChange.SHOWN, "TH"))
+    s.feed(kitty(KittyChange.SHOWN, "9H", t=2.0))  # read again, better: the camera's word
+    assert s.hand is not None and s.hand.turn_up == "9H"
+    s.undo()  # 'Not this card', twice: back to the first read, then to nothing
+    s.undo()
+    s.see_turn_up("JD")  # the players tap it in
+    s.feed(kitty(KittyChange.SHOWN, "9H", t=3.0))
+    assert s.hand.turn_up == "JD" and s.hand.turn_up_source == "tap"
+
+
+def test_the_turn_up_beside_another_seat_is_not_this_deal(new_session: Opener) -> None:
+    s = new_session()
+    s.feed(kitty(KittyChange.SHOWN, seat="E"))
+    assert s.hand is not None and s.hand.turn_up is None
+
+
+def pass_round_one(p: TablePresenter) -> None:
+    for _ in range(4):
+        view = p.bidding_view()
+        assert p.tap_bid(next(b.index for b in view.buttons if b.label == "Pass"))
+
+
+def test_the_dealer_seen_picking_it_up_questions_four_passes(new_session: Opener) -> None:
+    s = new_session()
+    p = TablePresenter(s)
+    s.feed(kitty(KittyChange.SHOWN))
+    s.feed(kitty(KittyChange.TAKEN, t=5.0))  # seen before the players tapped the order
+    assert p.bidding_view().turn_up_note.startswith("Turn-up")  # nothing tapped yet
+    pass_round_one(p)
+    assert p.bidding_view().turn_up_note == (
+        "The camera saw North pick up the turn-up, but the bids say all four passed. If it "
+        "was ordered up, tap Undo back to that bid.")
+
+
+def test_the_turn_up_seen_turned_down_questions_an_order_on_the_live_screen(
+        new_session: Opener) -> None:
+    s = new_session()
+    p = TablePresenter(s)
+    s.feed(kitty(KittyChange.SHOWN))
+    order = next(b.index for b in p.bidding_view().buttons if b.label == "Order it up")
+    assert p.tap_bid(order)  # East orders it up ...
+    assert s.phase == "playing"
+    s.feed(kitty(KittyChange.TURNED_DOWN, t=6.0))  # ... but North turns it face down
+    assert ("The camera saw the turn-up turned face down, but the bids say East ordered it "
+            "up. If everyone passed, tap Undo before the first card is played."
+            ) in p.live_view().notices
+    assert s.reader_context()["kept_by"] == "N"  # the bids stand until the players change them
+
+
+def test_what_the_camera_saw_agreeing_with_the_bids_says_nothing(tmp_path: Path) -> None:
+    for change, ordered in ((KittyChange.TAKEN, True), (KittyChange.TURNED_DOWN, False)):
+        s = TableSession.open(tmp_path / f"{change}.sqlite3")
+        s.configure(make_setup())
+        s.start_game("N")
+        p = TablePresenter(s)
+        s.feed(kitty(change, t=9.0))
+        if ordered:
+            assert p.tap_turn_up("9H")
+            assert p.tap_bid(next(b.index for b in p.bidding_view().buttons
+                                  if b.label == "Order it up"))
+            assert not p.live_view().notices
+        else:
+            assert p.tap_turn_up("9H")
+            pass_round_one(p)
+            assert p.bidding_view().turn_up_note == ""
+
+
+def test_what_the_camera_saw_survives_a_restart(new_session: Opener) -> None:
+    s = new_session()
+    s.feed(kitty(KittyChange.SHOWN))
+    s.feed(kitty(KittyChange.TURNED_DOWN, t=6.0))
+    s.journal.close()
+    again = new_session()
+    assert again.hand is not None
+    assert (again.hand.turn_up, again.hand.turn_up_source, again.hand.kitty_seen) == (
+        "9H", "camera", "turned_down")

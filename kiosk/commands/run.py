@@ -49,6 +49,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "auto picks the model when it is good enough (default: auto)")
     parser.add_argument("--deck", metavar="DECK",
                         help="read with this table's deck profile (kiosk enrol)")
+    parser.add_argument("--learn", action=argparse.BooleanOptionalAction, default=True,
+                        help="keep learning the table's deck from the cards each hand "
+                             "accepted (never from a card the players corrected); "
+                             "--no-learn reads with the set-up profile alone (default: on)")
     parser.add_argument("--journal", metavar="FILE",
                         help="the game's journal (default: var/kiosk/table.sqlite3, "
                              "or var/kiosk/demo.sqlite3 for the demo)")
@@ -250,7 +254,8 @@ def _play(args: argparse.Namespace, *, demo: bool, headless: bool, size: tuple[i
     if capture is not None:
         feed = _feed(session, presenter, capture, str(source), video, choice,
                      pace=args.demo_pace if demo else 1.0,
-                     hold=demo or not headless)  # nobody bids in a headless replay
+                     hold=demo or not headless,  # nobody bids in a headless replay
+                     learn=args.learn)
     if headless:
         Narrator(session).update()
         if not demo and session.setup is None:
@@ -271,13 +276,16 @@ def _play(args: argparse.Namespace, *, demo: bool, headless: bool, size: tuple[i
         app.run()
     finally:
         outbox.stop()
+        learning = getattr(getattr(feed, "reader", None), "learning", None)
+        if learning is not None:
+            learning.finish()
     if headless:
         _say("Done." if stop_when is None or stop_when() else "Stopped before the end.")
     return 0
 
 
 def _feed(session: Any, presenter: Any, capture: Any, source: str, video: str | None,
-          choice: Any, pace: float, hold: bool) -> Any:
+          choice: Any, pace: float, hold: bool, learn: bool = True) -> Any:
     """The frame feed, its reader following the session's hand (kiosk.table.camera)."""
     from kiosk.table.camera import CameraLink, HandFollower
     from kiosk.table.feed import FrameFeed, null_reader
@@ -294,7 +302,8 @@ def _feed(session: Any, presenter: Any, capture: Any, source: str, video: str | 
         follower = HandFollower(
             pipeline,
             Play.from_context,
-            rebuild=lambda cal: FramePipeline(choice.detector, calibration=cal, view=view))
+            rebuild=lambda cal: FramePipeline(choice.detector, calibration=cal, view=view),
+            learning=_learning_in_play(session, choice.detector, learn))
         reader = follower
         presenter.camera_setup.camera_view = view
         presenter.camera_setup.on_saved = follower.recalibrate
@@ -305,6 +314,18 @@ def _feed(session: Any, presenter: Any, capture: Any, source: str, video: str | 
                      hold=hold and video is not None, pace=pace)
     CameraLink(session, presenter, feed, follower, from_start=video is not None).update()
     return feed
+
+
+def _learning_in_play(session: Any, detector: Any, wanted: bool) -> Any:
+    """The table's deck learnt on during play (kiosk.table.deck_learning), where the
+    detector can learn and the players did not turn it off (``--no-learn``)."""
+    from kiosk.table.deck_learning import TableDeckLearning
+
+    if not wanted or not TableDeckLearning.usable(detector):
+        return None
+    from kiosk.app.deck_setup import deck_path
+
+    return TableDeckLearning(detector, lambda: deck_path(session), say=_say)
 
 
 def _view_of(video: str | None, calibration: Any) -> str:

@@ -154,16 +154,20 @@ class HandFollower:
     """`reader(frame, t)` for the feed: the pipeline, told of each hand as bidding ends."""
 
     def __init__(self, pipeline: Any, make_play: Callable[[dict[str, Any]], Any],
-                 rebuild: Callable[[Any], Any] | None = None) -> None:
-        """`rebuild(calibration)` makes a new pipeline when the table is calibrated again."""
+                 rebuild: Callable[[Any], Any] | None = None, learning: Any = None) -> None:
+        """`rebuild(calibration)` makes a new pipeline when the table is calibrated again;
+        `learning` (kiosk.table.deck_learning.TableDeckLearning) is shown each frame of a
+        hand in play, and swaps in a profile it adopted between frames."""
         self.pipeline = pipeline
         self.make_play = make_play
         self.rebuild = rebuild
+        self.learning = learning
         self._lock = threading.Lock()
         self._context: dict[str, Any] | None = None
         self._calibration: Any = None
         self._told: Any = None  # the hand the pipeline was last told of
         self._dealt: Any = None  # the hand whose deal the pipeline was last told of
+        self._in_play = False  # that hand's cards are being played
 
     def recalibrate(self, calibration: Any) -> None:
         """A calibration was saved (UI thread): read the next frames with it."""
@@ -189,7 +193,13 @@ class HandFollower:
         if context is not None and context.get("leader") and context["hand"] != self._told:
             self._told = context["hand"]
             self.pipeline.new_hand(self.make_play(context))
+        if context is not None:  # cards are played in this hand (not bid, not over)
+            self._in_play = bool(context.get("leader")) and context["hand"] == self._told
+        if self.learning is not None:
+            self.learning.adopt()
         events: list[VisionEvent] = self.pipeline(frame, t)
+        if self.learning is not None and self._in_play:
+            self.learning.look(self._told, self.pipeline)
         return events
 
 
@@ -222,6 +232,8 @@ class CameraLink:
             context["leader"] = hand.view.tricks[0].leader
         if self.follower is not None:
             self.follower.follow(context)
+            if self.follower.learning is not None:
+                self.follower.learning.follow(self.session)
         hand = context.get("hand")
         if self.feed.held and self.session.phase == "playing":
             self._filmed.add(hand)

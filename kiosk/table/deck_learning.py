@@ -28,7 +28,7 @@ import numpy as np
 
 from kiosk.rules.cards import Card
 from kiosk.vision.deck_profile import DeckProfile, ProfileError
-from kiosk.vision.play_learning import PlayLearning, origin_of
+from kiosk.vision.play_learning import FEWEST_CARDS, PlayLearning, origin_of
 
 
 def accepted_cards(record: dict[str, Any]) -> list[tuple[str, str]]:
@@ -60,11 +60,14 @@ class TableDeckLearning:
     """One table's learning during play (see the module's docstring)."""
 
     def __init__(self, detector: Any, where: Callable[[], Path | None] = lambda: None,
-                 start: Callable[[Callable[[], None]], Any] | None = None) -> None:
+                 start: Callable[[Callable[[], None]], Any] | None = None,
+                 say: Callable[[str], None] = lambda _line: None) -> None:
         """``where()`` is the table's set-up profile file (kiosk.app.deck_setup.deck_path),
-        None while the table is not known; play's profile is kept beside it."""
+        None while the table is not known; play's profile is kept beside it. ``say`` gets
+        one line for the console after each hand that taught something."""
         self.detector = detector
         self.where = where
+        self.say = say
         self.learner = PlayLearning(detector.namer, detector.deck)
         self._lock = threading.Lock()
         self._one_worker = threading.Lock()  # hands are settled one at a time
@@ -146,6 +149,13 @@ class TableDeckLearning:
             self.learner = PlayLearning(self.detector.namer, learnt)
             self._ready = learnt
 
+    def finish(self, timeout: float = 30.0) -> None:
+        """Let a hand being learnt finish before the kiosk closes (its network must not be
+        torn down under it), at most ``timeout`` seconds."""
+        worker = self.worker
+        if isinstance(worker, threading.Thread):
+            worker.join(timeout)
+
     # -- the worker --------------------------------------------------------------------------
 
     def _settle(self, hand: int, accepted: list[tuple[str, str]],
@@ -159,12 +169,21 @@ class TableDeckLearning:
             added = self.learner.settle(hand, accepted, corrected)
         if not added:
             return
+        tried = len(self.learner.refits)
         profile = self.learner.refit()
-        last = self.learner.refits[-1] if self.learner.refits else None
-        if last is not None:
-            self.last_note = (f"Deck learnt in play: {last.cards} cards; the check named "
-                              f"{last.after} of {last.checked} right (before {last.before}); "
-                              + ("adopted." if last.adopted else "not adopted."))
+        self.last_note = f"Deck learning: hand {hand} taught {added} patches"
+        if len(self.learner.refits) > tried:
+            last = self.learner.refits[-1]
+            self.last_note += (f"; a refit on {last.cards} cards named {last.after} of the "
+                               f"last hand's {last.checked} right (the deck in use "
+                               f"{last.before}): " + ("read with it now." if last.adopted
+                                                      else "kept the deck in use."))
+        elif self.learner.cards < FEWEST_CARDS:
+            self.last_note += f"; {self.learner.cards} cards so far, too few to refit yet."
+        else:
+            self.last_note += (f"; {self.learner.cards} cards so far: a refit waits for "
+                               "another hand to be checked on.")
+        self.say(self.last_note)
         if profile is None:
             return
         with self._lock:

@@ -115,6 +115,9 @@ class AreaDetector:
         self.detector = detector
         self.table_view: TableView | None = None
         self.options: dict[str, Any] | None = None
+        #: the picture the detector read last and its boxes in that picture's pixels (a
+        #: tablet's warped square, else the frame): what learning in play cuts patches from
+        self.last_view: tuple[np.ndarray | None, Sequence[Any]] = (None, ())
         self._plain = as_detector(detector)
         if not takes_play_area(detector):
             return
@@ -125,11 +128,15 @@ class AreaDetector:
     def __call__(self, frame: np.ndarray) -> Sequence[Any]:
         if self.table_view is not None:
             square = self.table_view.warp(frame)
-            return self.table_view.detections_to_frame(
-                self.detector.detect(square, **(self.options or {})))
+            found = self.detector.detect(square, **(self.options or {}))
+            self.last_view = (square, found)
+            return self.table_view.detections_to_frame(found)
         if self.options is not None:
-            return self.detector.detect(frame, **self.options)  # type: ignore[no-any-return]
-        return self._plain(frame)
+            found = self.detector.detect(frame, **self.options)
+        else:
+            found = self._plain(frame)
+        self.last_view = (frame, found)
+        return found  # type: ignore[no-any-return]
 
 
 def choose_calibration(frame: np.ndarray, view: str, *, saved: Calibration | None = None,
@@ -247,6 +254,12 @@ class FramePipeline:
     def table_view(self) -> TableView | None:
         """The warp to a top-down view, when the camera is slanted (after the first frame)."""
         return self.detect.table_view if self.detect is not None else None
+
+    @property
+    def last_view(self) -> tuple[np.ndarray | None, Sequence[Any]]:
+        """The picture the detector read last and its boxes in that picture's pixels, in
+        the order of :attr:`last_detections` (see :attr:`AreaDetector.last_view`)."""
+        return self.detect.last_view if self.detect is not None else (None, ())
 
     def new_deal(self, dealer: str) -> None:
         """A new deal (bidding begins): the reader watches the dealer's kitty."""

@@ -113,7 +113,7 @@ def test_play_teaches_the_table_and_the_frame_thread_reads_with_it(
         assert refits, "four hands are enough to try a refit"
         assert detector.deck is None  # nothing changes until the frame thread takes it
         if refits[-1].adopted:
-            assert "adopted" in learning.last_note
+            assert "read with it now" in learning.last_note
             learning.adopt()
             learnt = detector.deck
             assert learnt is not None and learnt.grown_from == SHIPPED

@@ -49,7 +49,15 @@ from datasets.cards_art import held_out_decks  # noqa: E402
 from datasets.kitty import add_kitty  # noqa: E402
 from kiosk.vision.events import CardPlayed, KittyChange, KittySeen  # noqa: E402
 from kiosk.vision.oracle import OracleDetector, OracleNoise  # noqa: E402
-from kiosk.vision.pipeline import FramePipeline, Play  # noqa: E402
+from kiosk.vision.pipeline import (  # noqa: E402
+    FramePipeline,
+    Play,
+    compact_box,
+    load_stream,
+    save_stream,
+    stream_calibration,
+)
+from kiosk.vision.reader import TrickReader  # noqa: E402
 
 #: seconds of video read before and after the dealer's hand reached the turn-up
 BEFORE_FATE = 1.5
@@ -77,27 +85,54 @@ def read_hand(job: dict[str, Any]) -> dict[str, Any]:
     quiet = (kitty.first_bid_at + 0.5, kitty.fate_at - BEFORE_FATE)
     times = [t for t in hv.frame_times(end, job["fps"])
              if job["every_frame"] or not quiet[0] < t < quiet[1]]
-    if job["detector"] == "oracle":
-        detector: Any = OracleDetector([renderer.boxes(t) for t in times], renderer.size,
-                                       seed=seed, noise=OracleNoise.level("typical"))
+    saved = Path(job["dir"]) / f"deal-{seed}-{view}.{job['detector']}.json"
+    if job["replay"]:  # the boxes an earlier run saved, read again: reader changes only
+        stream = load_stream(saved)
+        pipeline = FramePipeline(None, calibration=stream_calibration(stream), view=view)
+        frames = [(f["t"], f["detections"]) for f in stream["frames"]]
     else:
-        detector = model_detector()
-    pipeline = FramePipeline(detector, view=view)
+        if job["detector"] == "oracle":
+            detector: Any = OracleDetector([renderer.boxes(t) for t in times], renderer.size,
+                                           seed=seed, noise=OracleNoise.level("typical"))
+        else:
+            detector = model_detector()
+        pipeline = FramePipeline(detector, view=view)
+        frames = [(t, None) for t in times]
     pipeline.new_deal(kitty.dealer)
     told = False
     events: list[tuple[float, Any]] = []
+    record_boxes: list[dict[str, Any]] = []
     started = time.perf_counter()
-    for i, t in enumerate(times):
+    for i, (t, boxes) in enumerate(frames):
         if not told and t >= kitty.bidding_ends:  # the last bid is in: the contract
             told = True
             pipeline.new_hand(Play(leader=scene.leader, trump=scene.trump,
                                    sitting_out=scene.sitting_out))
+        if boxes is not None:
+            events += [(t, e) for e in replayed(pipeline, t, boxes)]
+            continue
         image = renderer.frame(t, i)
         ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
         image = cv2.imdecode(jpeg, cv2.IMREAD_COLOR) if ok else image
         events += [(t, e) for e in pipeline(image, t)]
+        record_boxes.append({"t": round(t, 4), "detections": [
+            compact_box(d) for d in pipeline.last_detections]})
+    if not job["replay"]:
+        save_stream(saved, record_boxes, pipeline.calibration, view=view, fps=job["fps"])
     wall = time.perf_counter() - started
     return score(job, kitty, record, events, len(times), wall)
+
+
+def replayed(pipeline: FramePipeline, t: float, boxes: list[Any]) -> list[Any]:
+    """One saved frame's boxes through the pipeline's reader (no picture, no detector)."""
+    if pipeline.reader is None:
+        assert pipeline.calibration is not None
+        pipeline.reader = TrickReader(pipeline.calibration)
+        if pipeline.dealer is not None:
+            pipeline.reader.new_deal(pipeline.dealer)
+        if pipeline.play.leader is not None:
+            pipeline.new_hand(pipeline.play)
+    return pipeline.reader.feed(t, boxes)
 
 
 def score(job: dict[str, Any], kitty: Any, record: dict[str, Any],
@@ -183,6 +218,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="render this many times larger (overhead 480x480, tablet "
                              "640x360 at 1)")
     parser.add_argument("--detector", choices=("model", "oracle"), default="model")
+    parser.add_argument("--replay", action="store_true",
+                        help="read again the boxes a run into the same --out saved (the "
+                             "reader's figures after a change to it, in seconds)")
     parser.add_argument("--every-frame", action="store_true",
                         help="also read the frames between the first bid and the dealer's "
                              "hand coming (the table lies still then; skipped by default)")
@@ -194,15 +232,16 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("no held-out deck installed (datasets/cards_art.py HELD_OUT_DECKS)")
     jobs = [plan(i, args.seed, decks) | {"fps": args.fps, "scale": args.scale,
                                           "detector": args.detector,
-                                          "every_frame": args.every_frame}
+                                          "every_frame": args.every_frame,
+                                          "replay": args.replay, "dir": args.out}
             for i in range(args.hands)]
+    Path(args.out).mkdir(parents=True, exist_ok=True)
     started = time.time()
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         rows = list(pool.map(read_hand, jobs))
-    summary = {"detector": args.detector, "fps": args.fps, "scale": args.scale,
-               "seconds": round(time.time() - started), **summarize(rows)}
+    summary = {"detector": args.detector, "replayed": args.replay, "fps": args.fps,
+               "scale": args.scale, "seconds": round(time.time() - started), **summarize(rows)}
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     (out / "rows.json").write_text(json.dumps(rows, indent=1))
     (out / "summary.json").write_text(json.dumps(summary, indent=2))
     print(json.dumps(summary, indent=2))

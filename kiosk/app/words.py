@@ -80,18 +80,19 @@ def camera_turn_up_words(card: str) -> str:
 
 
 def kitty_doubt_words(doubt: KittyDoubt, dealer: str) -> str:
-    """What the camera saw of the turn-up, against the bids tapped, and what to do.
+    """What the camera saw of the turn-up, against the bids tapped, as a question with
+    what to do (short: it shares the live screen's notice box).
 
     >>> kitty_doubt_words(KittyDoubt(seen="turned_down", maker="E"), "N")
-    'The camera saw the turn-up turned face down, but the bids say East ordered it up. \
-If everyone passed, tap Undo before the first card is played.'
+    'The camera saw the turn-up turned down. Did East order it up? If not, tap Undo.'
+    >>> kitty_doubt_words(KittyDoubt(seen="taken", maker=None), "N")
+    'The camera saw North pick up the turn-up. Was it ordered up? If so, tap Undo.'
     """
     if doubt.maker is None:
-        return (f"The camera saw {seat_name(dealer)} pick up the turn-up, but the bids say "
-                "all four passed. If it was ordered up, tap Undo back to that bid.")
-    return (f"The camera saw the turn-up turned face down, but the bids say "
-            f"{seat_name(doubt.maker)} ordered it up. If everyone passed, tap Undo before "
-            "the first card is played.")
+        return (f"The camera saw {seat_name(dealer)} pick up the turn-up. Was it ordered up? "
+                "If so, tap Undo.")
+    return (f"The camera saw the turn-up turned down. Did {seat_name(doubt.maker)} order it "
+            "up? If not, tap Undo.")
 
 
 def points_words(points: dict[str, int], teams: dict[str, str]) -> str:

@@ -41,7 +41,7 @@ from kiosk.app.main import KioskApp  # noqa: E402
 from kiosk.app.presenter import TablePresenter  # noqa: E402
 from kiosk.app.voice import VoiceSettings  # noqa: E402
 from kiosk.table.session import TableSession  # noqa: E402
-from kiosk.vision.events import CardPlayed, TrickCleared  # noqa: E402
+from kiosk.vision.events import CardPlayed, KittyChange, KittySeen, TrickCleared  # noqa: E402
 
 
 def walk(widget: Any) -> Iterator[Any]:
@@ -349,7 +349,8 @@ def steps(d: Driver, session: TableSession) -> Iterator[float]:
     # Hand 2, East deals; South leads AS, West trumps with QH although holding 9S,
     # then leads 9S: a renege, proven.
     yield from d.until("bidding")
-    session.feed(CardPlayed("E", "9H", 290.0, 0.95), source="ui:h2")  # the camera reads it
+    # the camera reads the turn-up on East's kitty
+    session.feed(KittySeen("E", "9H", KittyChange.SHOWN, 290.0, 0.95), source="ui:h2")
     yield 0.4
     assert d.screen.turn_up == "9H" and d.screen.turn_up_note.startswith("Turn-up: nine of hearts")
     yield from d.shot("bidding-camera-turn-up")
@@ -357,6 +358,11 @@ def steps(d: Driver, session: TableSession) -> Iterator[float]:
     yield from d.tap("Pass")  # West
     yield from d.tap("Order it up")  # North
     yield 0.3
+    # ... and then sees East turn it face down: the bids are put to the players
+    session.feed(KittySeen("E", "9H", KittyChange.TURNED_DOWN, 296.0, 1.0), source="ui:h2")
+    yield 0.4
+    assert any("turned down" in n for n in d.app.presenter.live_view().notices)
+    yield from d.shot("live-kitty-doubt")
     camera(session, 2, ["S:AS", "W:QH", "N:KS", "E:QS", "clear", "W:9S"], 300)
     yield 0.4
     yield from d.until("renege")

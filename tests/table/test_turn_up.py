@@ -80,8 +80,7 @@ def test_the_dealer_seen_picking_it_up_questions_four_passes(new_session: Opener
     assert p.bidding_view().turn_up_note.startswith("Turn-up")  # nothing tapped yet
     pass_round_one(p)
     assert p.bidding_view().turn_up_note == (
-        "The camera saw North pick up the turn-up, but the bids say all four passed. If it "
-        "was ordered up, tap Undo back to that bid.")
+        "The camera saw North pick up the turn-up. Was it ordered up? If so, tap Undo.")
 
 
 def test_the_turn_up_seen_turned_down_questions_an_order_on_the_live_screen(
@@ -93,8 +92,7 @@ def test_the_turn_up_seen_turned_down_questions_an_order_on_the_live_screen(
     assert p.tap_bid(order)  # East orders it up ...
     assert s.phase == "playing"
     s.feed(kitty(KittyChange.TURNED_DOWN, t=6.0))  # ... but North turns it face down
-    assert ("The camera saw the turn-up turned face down, but the bids say East ordered it "
-            "up. If everyone passed, tap Undo before the first card is played."
+    assert ("The camera saw the turn-up turned down. Did East order it up? If not, tap Undo."
             ) in p.live_view().notices
     assert s.reader_context()["kept_by"] == "N"  # the bids stand until the players change them
 

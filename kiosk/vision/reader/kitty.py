@@ -42,7 +42,7 @@ BAND_END = 0.56
 NEAR = 0.12
 #: the turn-up read this much further toward the dealer's edge than it rested was being
 #: carried off (a hand brushing it moves it less)
-CARRIED = 0.025
+CARRIED = 0.015
 #: a face-down card this near where the turn-up rested covers its place
 SAME_PLACE = 0.07
 #: seconds the turn-up must be gone before its fate is told (a hand passing hides it less)

@@ -9,8 +9,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from kiosk.app.presenter import TablePresenter
+from kiosk.table.camera import HandFollower
 from kiosk.table.session import TableSession
 from kiosk.vision.events import KittyChange, KittySeen
+from kiosk.vision.pipeline import Play
 from tests.table.conftest import make_setup
 
 Opener = Callable[..., TableSession]
@@ -124,3 +126,37 @@ def test_what_the_camera_saw_survives_a_restart(new_session: Opener) -> None:
     assert again.hand is not None
     assert (again.hand.turn_up, again.hand.turn_up_source, again.hand.kitty_seen) == (
         "9H", "camera", "turned_down")
+
+
+class DealRecorder:
+    """A pipeline that notes what the follower tells it."""
+
+    def __init__(self) -> None:
+        self.told: list[tuple[str, object]] = []
+
+    def new_deal(self, dealer: str) -> None:
+        self.told.append(("deal", dealer))
+
+    def new_hand(self, play: Play) -> None:
+        self.told.append(("hand", play))
+
+    def __call__(self, frame: object, t: float) -> list[object]:
+        return []
+
+
+def test_the_reader_hears_of_each_deal_as_bidding_begins_then_of_its_contract(
+        new_session: Opener) -> None:
+    """The kitty is watched from the deal; the contract (with the turn-up and the seat
+    that may still play it) comes when the last bid is in; each once a hand."""
+    s = new_session()
+    pipeline = DealRecorder()
+    follower = HandFollower(pipeline, Play.from_context)
+    for _ in range(2):  # a frame, then another: told once
+        follower.follow(s.reader_context())
+        follower(None, 0.0)
+    assert pipeline.told == [("deal", "N")]
+    s.feed(kitty(KittyChange.SHOWN))
+    s.bid("order")  # East orders the nine of hearts up: North, the dealer, keeps it
+    follower.follow(s.reader_context())
+    follower(None, 1.0)
+    assert pipeline.told[1:] == [("hand", Play("E", "H", None, turn_up="9H", kept_by="N"))]

@@ -200,8 +200,11 @@ def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
     # a stopped model read goes on (--resume): a hand read before is replayed from its boxes
     replayed = detector_name == "replay" or (
         detector_name == "model" and bool(job.get("resume")) and saved.exists())
+    learning = None
     if detector_name == "model" and not replayed:
         detector = model_detector(job)
+        if job.get("learn"):
+            detector, learning = _learning_detector(job)
     started = time.perf_counter()
     if replayed:
         if not saved.exists():
@@ -223,7 +226,9 @@ def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
         seen: list[dict[str, Any]] | None = [] if detector_name == "model" else None
         reading = read_video(job["video"], detector, view=truth["view"], play=play,
                              index_pixels=job.get("index_pixels", INDEX_PIXELS), record=seen,
-                             box_confidence=job.get("box_confidence") or READ_CONFIDENCE)
+                             box_confidence=job.get("box_confidence") or READ_CONFIDENCE,
+                             on_frame=None if learning is None
+                             else (lambda p: learning.look(job["seed"], p)))
         if seen is not None:
             save_stream(saved, seen, reading.calibration, view=truth["view"], fps=truth["fps"])
     wall = time.perf_counter() - started
@@ -240,6 +245,8 @@ def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
     after = answered(want, got, asked)
     reneges, error = renege_counts(record, want, got, after)
     latencies, answer_latencies = card_latencies(reading.events, truth["plays"])
+    if learning is not None:
+        _settle_as_the_players_would(learning, job["seed"], want, got)
     return {
         "seed": job["seed"], "view": job["view"], "mat": job["mat"], "noise": job["noise"],
         "calibrated_by": reading.calibration.source if reading.calibration else None,
@@ -255,6 +262,44 @@ def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
         "reader_ms": reading.reader_ms, "wall_s": wall, "replayed": replayed,
         "want": want if got != want else None, "got": got if got != want else None,
     }
+
+
+#: with --learn: the one detector and its learning, carried from hand to hand in the
+#: process that reads them all (one worker), as at one table
+_LEARNING: dict[str, Any] = {}
+
+
+def _learning_detector(job: dict[str, Any]) -> tuple[Any, Any]:
+    from kiosk.table.deck_learning import TableDeckLearning
+
+    if not _LEARNING:
+        detector = model_detector(job)
+        _LEARNING["detector"] = detector
+        _LEARNING["learning"] = TableDeckLearning(detector, start=lambda work: work())
+    return _LEARNING["detector"], _LEARNING["learning"]
+
+
+def _settle_as_the_players_would(learning: Any, seed: int, want: list[list[str]],
+                                 got: list[list[str]]) -> None:
+    """The hand is over and its record is what was played (``want``): every card the
+    camera named wrong (in ``got``) was corrected, a card it named right or never named
+    (the players answered) stands; the session's finished hand and corrections as
+    kiosk.table.deck_learning reads them. The profile it adopts reads the next hand."""
+    from types import SimpleNamespace
+
+    corrections = []
+    for k, trick in enumerate(want):
+        read = dict(p.split(":") for p in (got[k] if k < len(got) else []))
+        for play in trick:
+            seat, card = play.split(":")
+            if read.get(seat) not in (None, card):
+                corrections.append(SimpleNamespace(hand=seed, seat=seat, was=read[seat],
+                                                   card=card))
+    finished = [SimpleNamespace(number=seed, record={"tricks": want})]
+    learning._finished = 0  # each hand is its own session here
+    learning.follow(SimpleNamespace(finished=finished, corrections=corrections))
+    learning.adopt()
+    print(f"  hand {seed}: {learning.last_note or 'nothing learnt'}", file=sys.stderr)
 
 
 #: warnings that ask the players to tap in a seat's card
@@ -454,6 +499,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="model: replay each hand whose boxes were saved by an earlier "
                              "read (a stopped read goes on; the frame times are the new "
                              "reads')")
+    parser.add_argument("--learn", action="store_true",
+                        help="model: learn the deck during play as the kiosk does, hand after "
+                             "hand in one process (kiosk.table.deck_learning), the players "
+                             "answering each question and correcting each wrong card")
     parser.add_argument("--streams", action="store_true",
                         help="oracle only: skip the pictures, feed the scene's boxes (fast; "
                              "no video decoding, no mat calibration)")
@@ -477,7 +526,8 @@ def main(argv: list[str] | None = None) -> int:
                     "suit_reader": args.suit_reader, "context_reader": args.context_reader,
                     "scale": args.scale, "index_pixels": args.index_pixels,
                     "box_confidence": args.box_confidence,
-                    "proposal_confidence": args.proposal_confidence, "resume": args.resume}
+                    "proposal_confidence": args.proposal_confidence, "resume": args.resume,
+                    "learn": args.learn}
             for hand in set_plans(args.hands, args.seed, args.from_hand)]
     started = time.time()
     with ProcessPoolExecutor(max_workers=args.workers) as pool:

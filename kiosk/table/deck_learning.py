@@ -47,11 +47,11 @@ def accepted_cards(record: dict[str, Any]) -> list[tuple[str, str]]:
 
 def corrected_cards(corrections: Iterable[Any], hand: int) -> list[tuple[str, str]]:
     """(seat, card) of the names before and after each correction the players made in
-    hand ``hand``; a card the camera missed and the players added has no name before,
-    and an answer is not a correction (the camera had no name to correct)."""
+    hand ``hand``: a card the camera missed and the players added had no name before,
+    and one they confirmed kept its name; neither is a correction."""
     out = []
     for c in corrections:
-        if c.hand == hand and c.was is not None:
+        if c.hand == hand and c.was is not None and c.was != c.card:
             out += [(c.seat, c.was), (c.seat, c.card)]
     return out
 

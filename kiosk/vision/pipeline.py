@@ -321,7 +321,8 @@ def read_video(path: str | Path, detector: Any, *, calibration: Calibration | No
                index_pixels: float = INDEX_PIXELS,
                record: list[dict[str, Any]] | None = None,
                rectify: bool = True,
-               box_confidence: float | None = READ_CONFIDENCE) -> VideoReading:
+               box_confidence: float | None = READ_CONFIDENCE,
+               on_frame: Callable[[FramePipeline], None] | None = None) -> VideoReading:
     """Read a recorded hand from a video file with a detector.
 
     ``rectify=False`` detects on the frame itself even when the view is slanted;
@@ -330,6 +331,7 @@ def read_video(path: str | Path, detector: Any, *, calibration: Calibration | No
     (``{"t", "detections": [[card, confidence, x1, y1, x2, y2], ...]}``, see
     :func:`compact_box`): with the
     calibration, :func:`read_stream` replays them without the video or the detector.
+    ``on_frame`` is shown the pipeline after each frame (learning in play watches it).
     """
     from kiosk.vision.frames import open_frames
 
@@ -341,6 +343,8 @@ def read_video(path: str | Path, detector: Any, *, calibration: Calibration | No
     for frame in open_frames(path, fps):
         t = frame.t
         events += [(t, e) for e in pipeline(frame.image, t)]
+        if on_frame is not None:
+            on_frame(pipeline)
         if record is not None:
             record.append({"t": round(t, 4), "detections": [
                 compact_box(d) for d in pipeline.last_detections]})

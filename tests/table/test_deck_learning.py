@@ -89,7 +89,8 @@ def play_hands(detector: Detector, learning: TableDeckLearning, hands: list[list
         record = {"tricks": [[f"{seat}:{card}" for card, seat in counted.items()]]}
         session.finished.append(FinishedHand(number, "N", record, {}, {}))
         for seat, card in corrected.get(number, []):
-            session.corrections.append(Correction(number, 1, seat, card, card, 0))
+            other = card[0] + {"C": "S", "S": "C", "H": "D", "D": "H"}[card[1]]
+            session.corrections.append(Correction(number, 1, seat, other, card, 0))
         learning.follow(session)
 
 
@@ -97,8 +98,9 @@ def test_a_finished_hand_says_which_cards_counted_and_which_were_corrected() -> 
     record = {"tricks": [["E:AS", "S:9S", "W:KS", "N:TS"], ["E:JH", "S:10D"]]}
     assert accepted_cards(record)[-1] == ("S", "TD")
     fixes = [Correction(3, 1, "W", "QS", "QC", 10), Correction(3, 2, "N", None, "9H", 11),
-             Correction(2, 1, "E", "AS", "AC", 5)]
-    assert corrected_cards(fixes, 3) == [("W", "QS"), ("W", "QC")]  # an added card is no fix
+             Correction(2, 1, "E", "AS", "AC", 5), Correction(3, 2, "E", "TD", "TD", 12)]
+    # a card added where the camera saw none, or confirmed as read, is no correction
+    assert corrected_cards(fixes, 3) == [("W", "QS"), ("W", "QC")]
 
 
 def test_play_teaches_the_table_and_the_frame_thread_reads_with_it(

@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 MODULES = ["kiosk.table.journal", "kiosk.table.feed", "kiosk.table.setup", "kiosk.table.assignment",
-           "kiosk.table.deck_keeping", "kiosk.vision.deck_file",
+           "kiosk.table.deck_keeping", "kiosk.table.turn_up", "kiosk.vision.deck_file",
            "kiosk.vision.events", "kiosk.vision.calibration", "kiosk.vision.rectify",
            "kiosk.vision.detector", "kiosk.vision.suit_reader", "kiosk.vision.context_reader",
            "kiosk.vision.index_classifier",

@@ -11,7 +11,8 @@ import pytest
 MODULES = ["kiosk.vision.classes", "kiosk.vision.detection", "kiosk.vision.wording",
            "kiosk.vision.reader.frame", "kiosk.vision.reader.track",
            "kiosk.vision.reader.zones", "kiosk.vision.reader.trick",
-           "kiosk.vision.reader.hand", "kiosk.vision.reader", "kiosk.vision.letterbox",
+           "kiosk.vision.reader.hand", "kiosk.vision.reader.kitty", "kiosk.vision.reader",
+           "kiosk.vision.letterbox",
            "kiosk.vision.boxes", "kiosk.vision.detector"]
 
 

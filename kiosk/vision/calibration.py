@@ -93,7 +93,7 @@ class SeatZones:
     centre (the diagonals split the square), and only between ``inner`` and
     ``outer`` (Chebyshev distance from the centre): the very centre is
     ambiguous, and the band along the edges holds what is not played (the
-    player's arms, the tricks taken, the score markers).
+    player's arms, the tricks taken, the score markers, the dealer's kitty).
 
     >>> z = SeatZones()
     >>> z.seat_at((0.5, 0.25)), z.seat_at((0.75, 0.55)), z.seat_at((0.5, 0.97))

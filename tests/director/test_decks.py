@@ -21,6 +21,7 @@ from kiosk.director.decks import DeckError, Decks
 from kiosk.vision.deck_profile import VERSION
 from tests.director.decks import profile_bytes, upload_body, zip_bomb
 from tests.director.helpers import Answer, Client, Kiosk, pair
+from tests.director.test_hostile import raw
 
 
 def upload(client: Client, data: bytes, name: str = "", filename: str = "deck.npz",
@@ -65,7 +66,8 @@ def test_an_uploaded_profile_is_kept_named_and_shows_what_it_holds(
     assert card is not None and card.h3 is not None
     assert card.h3.get_text() == "Club's Bicycle jumbo"
     holds = card.select_one(".holds")
-    assert holds is not None and "3 cards enrolled from 4 photos" in holds.get_text()
+    assert holds is not None
+    assert "3 of the 24 euchre cards, learnt from 4 photos." in holds.get_text()
     # the same bytes again are the same deck, under its first name
     assert "already kept here, as \"Club's Bicycle jumbo\"" in said(upload(tournament, data, "x"))
     assert len(decks(tournament)) == 1
@@ -191,8 +193,12 @@ def test_a_mangled_upload_is_an_out_of_date_form(tournament: Client, body: bytes
 
 
 def test_a_body_past_the_doors_limit_is_refused_before_it_is_read(tournament: Client) -> None:
-    answer = upload(tournament, b"\0" * (5 * 1024 * 1024))
-    assert answer.status == 413 and "too large" in answer.text
+    # only the head is sent: the answer comes before any of the 5 MB would
+    host = urllib.parse.urlsplit(tournament.url).netloc.encode()
+    head = (b"POST /decks HTTP/1.1\r\nHost: " + host + b"\r\nContent-Type: multipart/form-data;"
+            b" boundary=XY\r\nContent-Length: " + str(5 * 1024 * 1024).encode() + b"\r\n\r\n")
+    answer = raw(tournament.url, head)
+    assert answer.startswith(b"HTTP/1.1 413") and b"too large (at most 4096 KB)" in answer
     assert decks(tournament) == []
 
 

@@ -196,7 +196,7 @@ def test_the_decks_page_in_a_browser(client: Client, live_server: str, browser: 
     page.wait_for_url("**/decks?done=*")
     card = page.locator(".card.deck")
     assert card.locator("h3").inner_text() == "Club's Bicycle jumbo"
-    assert "3 cards enrolled from 5 photos" in card.locator(".holds").inner_text()
+    assert "3 of the 24 euchre cards, learnt from 5 photos." in card.locator(".holds").inner_text()
 
     card.locator("button.every").click()
     page.wait_for_url("**/decks?done=Handed*")

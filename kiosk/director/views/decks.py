@@ -10,14 +10,40 @@ from __future__ import annotations
 
 import re
 import urllib.parse
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from kiosk.director.decks import DeckError
 from kiosk.director.views.layout import render
 from kiosk.director.web import Request, Response, json_response, redirect
+from kiosk.rules.cards import EUCHRE_DECK, Card
 
 if TYPE_CHECKING:
     from kiosk.director.app import App
+
+
+def holds(cards: Sequence[str]) -> str:
+    """What a profile learnt, in the words the Decks page uses: the cards the enrolment
+    photos showed (the others read as the shipped networks read them).
+
+    >>> holds([str(c) for c in EUCHRE_DECK] + ["5H", "5D"])
+    'All 24 euchre cards and 2 fives'
+    >>> holds([str(c) for c in EUCHRE_DECK if str(c) not in ("KD", "AS")] + ["5C"])
+    '22 of the 24 euchre cards (not the king of diamonds or the ace of spades) and 1 five'
+    >>> holds(["JC", "JS", "QC"])
+    '3 of the 24 euchre cards'
+    """
+    pack = [str(c) for c in EUCHRE_DECK]
+    known = [c for c in pack if c in cards]
+    fives = sum(1 for c in cards if c[:1] == "5")
+    if len(known) == len(pack):
+        words = f"All {len(pack)} euchre cards"
+    else:
+        words = f"{len(known)} of the {len(pack)} euchre cards"
+        missing = [Card.parse(c).words for c in pack if c not in known]
+        if len(missing) <= 3:
+            words += f" (not the {' or the '.join(missing)})"
+    return words + (f" and {fives} five{'s' if fives != 1 else ''}" if fives else "")
 
 
 def show(app: App, request: Request, fmt: str | None = None) -> Response:
@@ -27,6 +53,8 @@ def show(app: App, request: Request, fmt: str | None = None) -> Response:
         return json_response({"decks": decks,
                               "tables": {str(t): a for t, a in sorted(handed.items())}})
     tables = [int(r["table_no"]) for r in app.director.tables()]
+    for deck in decks:
+        deck["holds"] = holds(deck["cards"])
     return render(
         app, request, "decks.html", "Decks", "decks",
         decks=decks, tables=tables, handed=handed,

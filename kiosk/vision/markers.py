@@ -1,0 +1,496 @@
+"""The players' own score board read from a still: each side's two 5s, counted by their pips.
+
+Why pips: alberta55.txt, "10. MARKERS" keeps score so that the count is what the eye
+sees. Under five the top card lies face down and the count is the bottom 5's pips in
+sight; from five the top card is a face-up 5 (five pips) and the count is its five
+plus the bottom 5's pips in sight; ten is both 5s uncovered. In every case the count is
+the number of a 5's pips in sight, so the reader counts pips, and uses the rest as
+checks: a count over five needs a face-up 5 on top, so the 5s of both suits must show
+(the bottom's corner or the top's face), and pips are only counted on the 5s' own paper.
+
+How, for each pair of 5s the detector names at the side of the table:
+
+1. the pair's neighbourhood is warped to a top-down patch (the calibration), so every
+   card has the same size wherever it lies;
+2. the 5s' paper is the light area joined to the printed corners the detector found
+   (its colour taken from those corners); a face-down card, a trick or the table is
+   not that paper, so their patterns are never counted;
+3. a pip is a hole in that paper of the 5s' colour (red for hearts and diamonds, black
+   for clubs and spades), solid, as large as the other pips, outside every printed
+   corner the detector boxed; a part-covered pip is smaller and makes the pair
+   unreadable rather than counted.
+
+A side whose 5s show no face (nought: the top card face down square on the bottom)
+is read where its 5s were last seen, when a face-down card lies there and no 5 is
+seen anywhere else for that side. Anything else that does not add up is "cannot read",
+with the reason, never a guess.
+
+The pair's side is the side of the edge it lies along (CONTRACTS: ``NS`` keep theirs
+along North's or South's edge, ``EW`` along East's or West's).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from kiosk.rules.cards import Seat, Team
+from kiosk.vision.calibration import Calibration
+from kiosk.vision.classes import FACE_DOWN
+from kiosk.vision.detection import Detection
+
+SIDES: tuple[Team, ...] = tuple(Team)
+#: a 5 detection this far (table units) from another belongs to the same pair
+PAIR_REACH = 0.22
+#: the patch around a pair: half its side (table units) and its pixels per table unit
+PATCH_HALF = 0.2
+PATCH_SCALE = 1200.0
+#: a pip's area, in card widths squared: the decks measured print theirs between 0.008
+#: and 0.032 (datasets/marker_stills.py finds them in the art)
+PIP_AREA = (0.004, 0.06)
+#: pips of one 5 are printed alike: areas within this ratio of each other
+SAME_SIZE = 1.5
+#: a blob is a pip of a known size when its radius is within these shares of the pip's
+#: (a corner's suit is at most 0.77 or at least 1.6 of it in every deck measured)
+KNOWN_SIZE = (0.82, 1.3)
+#: where ink begins, between the paper (0) and the strongest ink on the cards (1): half
+#: way keeps a blurred pip its printed size
+INK_CUT = 0.5
+#: a blob this many times longer than wide is no pip (a diamond is about 1.5)
+ELONGATED = 1.9
+#: a card's width in table units (63 mm on a 75 cm play area), to size pips by
+CARD_UNITS = 0.085
+#: how close (table units) a side's 5s must be to where they were last seen to count
+#: as the same place
+SAME_PLACE = 0.12
+#: how far (Lab a, b) a pixel's hue may be from the 5s' paper's to be that paper
+PAPER_HUE = 16.0
+#: a pip narrower than this in the picture (pixels) is not counted: too far from the
+#: camera to tell from a smudge
+MIN_PIP_PIXELS = 4.0
+#: where a side's 5s lie before they were ever seen: this far from the table's centre
+#: across their edge and along it (the tricks lie nearer the middle of the edge)
+CORNER_END = (0.3, 0.2)
+#: detections below this confidence are not evidence
+EVIDENCE = 0.5
+FIVES = frozenset({"5C", "5D", "5H", "5S"})
+RED = frozenset({"H", "D"})
+
+
+@dataclass(frozen=True)
+class MarkerReading:
+    """One side's 5s as read: the count (None: cannot read) and what it rests on."""
+
+    side: Team
+    count: int | None
+    #: where the pair lies (table units), to look there first next time
+    place: tuple[float, float] | None = None
+    pips: int = 0
+    top_face_up: bool | None = None
+    #: why it could not be read, in a short phrase for the log (empty when read)
+    why: str = ""
+
+    @property
+    def read(self) -> bool:
+        return self.count is not None
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"side": str(self.side), "count": self.count, "pips": self.pips}
+        if self.place is not None:
+            out["place"] = [round(self.place[0], 3), round(self.place[1], 3)]
+        if self.why:
+            out["why"] = self.why
+        return out
+
+
+def side_of(point: Sequence[float]) -> Team:
+    """The side whose edge a point at the side of the table lies along.
+
+    >>> str(side_of((0.8, 0.95))), str(side_of((0.05, 0.3)))
+    ('NS', 'EW')
+    """
+    dx, dy = float(point[0]) - 0.5, float(point[1]) - 0.5
+    return Seat.N.team if abs(dy) >= abs(dx) else Seat.E.team
+
+
+def read_markers(image: np.ndarray, detections: Sequence[Detection], calibration: Calibration,
+                 places: Mapping[Team, tuple[float, float]] | None = None,
+                 sizes: Mapping[str, FiveSizes] | None = None) -> dict[Team, MarkerReading]:
+    """Each side's count from one still and the detector's boxes on it.
+
+    ``places``: where each side's 5s were last read (table units), to find a side's
+    nought, whose 5s show no face. ``sizes``: the table's 5s' print sizes per suit
+    (``"H"`` ...), as learnt from the deck (:meth:`FiveSizes.of_face`); without them a
+    pair's pips are the largest sets of blobs printed alike.
+    """
+    dets = [d for d in detections if d.confidence >= EVIDENCE]
+    fives = [d for d in dets if d.card in FIVES]
+    centres = calibration.to_table([d.centre for d in fives]) if fives else np.zeros((0, 2))
+    groups = _pairs(centres)
+    by_side: dict[Team, list[list[int]]] = {side: [] for side in SIDES}
+    for group in groups:
+        centre = centres[group].mean(axis=0)
+        by_side[side_of(centre)].append(group)
+    out = {}
+    for side in SIDES:
+        groups_here = by_side[side]
+        last = (places or {}).get(side)
+        if len(groups_here) > 1 and last is not None:
+            groups_here = [g for g in groups_here
+                           if float(np.hypot(*(centres[g].mean(axis=0) - last))) < SAME_PLACE]
+        if len(groups_here) > 1:
+            out[side] = MarkerReading(side, None, why="more than one pair of 5s on this side")
+        elif groups_here:
+            group = groups_here[0]
+            out[side] = _read_pair(image, [fives[i] for i in group], dets, calibration, side,
+                                   _point(centres[group].mean(axis=0)),
+                                   sizes or {})
+        else:
+            out[side] = _read_nought(image, dets, calibration, side, last, sizes or {})
+    return out
+
+
+def _point(p: np.ndarray) -> tuple[float, float]:
+    return float(p[0]), float(p[1])
+
+
+def _pairs(centres: np.ndarray) -> list[list[int]]:
+    """5 detections grouped into pairs: single linkage within :data:`PAIR_REACH`."""
+    n = len(centres)
+    label = list(range(n))
+
+    def root(i: int) -> int:
+        while label[i] != i:
+            i = label[i]
+        return i
+
+    for i in range(n):
+        for j in range(i + 1, n):
+            if float(np.hypot(*(centres[i] - centres[j]))) < PAIR_REACH:
+                label[root(j)] = root(i)
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(root(i), []).append(i)
+    return list(groups.values())
+
+
+def _read_nought(image: np.ndarray, dets: Sequence[Detection], calibration: Calibration,
+                 side: Team, last: tuple[float, float] | None,
+                 sizes: Mapping[str, FiveSizes]) -> MarkerReading:
+    """No 5 face on this side: nought if a face-down card lies where its 5s were last
+    seen, or, before they were ever seen, if exactly one face-down card lies at a corner
+    end of this side's edges (the tricks are laid in the middle of an edge); and in
+    either case no pip in sight beside it (a 5 whose corners the detector missed)."""
+    backs = [d for d in dets if d.card == FACE_DOWN]
+    where = calibration.to_table([d.centre for d in backs]) if backs else np.zeros((0, 2))
+    if last is not None:
+        near = np.hypot(where[:, 0] - last[0], where[:, 1] - last[1]) < SAME_PLACE
+        if not near.any():
+            return MarkerReading(side, None, place=last,
+                                 why="no 5 and no face-down card where this side's 5s were")
+        place = last
+    else:
+        ends = [_point(p) for p in where if _at_corner_end(_point(p), side)]
+        if len(ends) != 1:
+            return MarkerReading(side, None, why="no 5 seen on this side" if not ends else
+                                 "no 5 seen, and more than one face-down card where they "
+                                 "may lie")
+        place = (ends[0][0], ends[0][1])
+    if _pip_beside(image, calibration, place, sizes):
+        return MarkerReading(side, None, place=place,
+                             why="a pip beside the face-down card, but no 5 named")
+    return MarkerReading(side, 0, place=place, pips=0, top_face_up=False)
+
+
+def _pip_beside(image: np.ndarray, calibration: Calibration, place: Sequence[float],
+                sizes: Mapping[str, FiveSizes]) -> bool:
+    """Whether a pip-sized mark of either colour lies on light card paper near
+    ``place``: the evidence that a 5 shows there after all."""
+    patch, _to_patch = _patch(image, calibration, place)
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lightness = lab[:, :, 0]
+    chroma = np.hypot(lab[:, :, 1] - 128, lab[:, :, 2] - 128)
+    paper = ((lightness > 0.8 * np.percentile(lightness, 97)) & (chroma < 20)).astype(np.uint8)
+    cards = _fill_holes(paper)
+    card_w = CARD_UNITS * PATCH_SCALE
+    for red in (True, False):
+        ink = _ink(patch, lab, red, np.zeros(3), cards, card_w) & (paper == 0) & (cards > 0)
+        n, _labels, stats, _c = cv2.connectedComponentsWithStats(ink.astype(np.uint8),
+                                                                 connectivity=8)
+        known = [s for suit, s in sizes.items() if (suit in RED) == red]
+        for i in range(1, n):
+            area = float(stats[i, 4]) / card_w ** 2
+            if known and _is_pip(area, known) or not known and 0.01 < area < 0.05:
+                return True
+    return False
+
+
+def _at_corner_end(point: Sequence[float], side: Team) -> bool:
+    """Whether a point lies in the band along one of ``side``'s edges, towards a corner.
+
+    >>> _at_corner_end((0.2, 0.93), Team.NS), _at_corner_end((0.5, 0.93), Team.NS)
+    (True, False)
+    """
+    dx, dy = float(point[0]) - 0.5, float(point[1]) - 0.5
+    depth, lateral = (abs(dy), abs(dx)) if side is Seat.N.team else (abs(dx), abs(dy))
+    return depth > CORNER_END[0] and lateral > CORNER_END[1]
+
+
+def _patch(image: np.ndarray, calibration: Calibration, centre: Sequence[float]
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """The top-down patch around ``centre`` and the 3x3 map from frame pixels to it."""
+    side = int(2 * PATCH_HALF * PATCH_SCALE)
+    x0, y0 = centre[0] - PATCH_HALF, centre[1] - PATCH_HALF
+    to_patch = np.array([[PATCH_SCALE, 0, -x0 * PATCH_SCALE],
+                         [0, PATCH_SCALE, -y0 * PATCH_SCALE], [0, 0, 1.0]]) @ calibration.homography
+    patch = cv2.warpPerspective(image, to_patch, (side, side), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_CONSTANT)
+    return patch, to_patch
+
+
+def _boxes_in_patch(dets: Sequence[Detection], to_patch: np.ndarray) -> list[np.ndarray]:
+    """Each detection's box as a polygon in the patch."""
+    out = []
+    for d in dets:
+        x1, y1, x2, y2 = d.box
+        quad = np.array([[(x1, y1), (x2, y1), (x2, y2), (x1, y2)]], np.float64)
+        out.append(cv2.perspectiveTransform(quad, to_patch)[0])
+    return out
+
+
+def _read_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Detection],
+               calibration: Calibration, side: Team, place: tuple[float, float],
+               sizes: Mapping[str, FiveSizes]) -> MarkerReading:
+    """One pair's count from its pips (see the module's doc)."""
+    suits = {d.card[1] for d in fives}
+    red = bool(suits & RED)
+    if suits & RED and suits - RED:
+        return MarkerReading(side, None, place=place, why="5s of both colours in one pair")
+    colour = RED if red else frozenset({"C", "S"})
+    known = [sizes[suit] for suit in colour if suit in sizes]
+    smallest = min((s.pip for s in known), default=0.01)
+    if math.sqrt(4 * smallest / math.pi) * _card_pixels(calibration, place) < MIN_PIP_PIXELS:
+        return MarkerReading(side, None, place=place, why="too far from the camera to count")
+    patch, to_patch = _patch(image, calibration, place)
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
+    h, w = patch.shape[:2]
+    index_mask = np.zeros((h, w), np.uint8)
+    faces = [d for d in dets if d.card != FACE_DOWN]
+    for quad in _boxes_in_patch(faces, to_patch):
+        cv2.fillPoly(index_mask, [np.round(quad).astype(np.int32)], 255)
+    # the paper's colour: the light part of the 5s' printed corners
+    five_mask = np.zeros((h, w), np.uint8)
+    for quad in _boxes_in_patch(fives, to_patch):
+        cv2.fillPoly(five_mask, [np.round(_grow(quad, 1.6)).astype(np.int32)], 255)
+    samples = lab[five_mask > 0]
+    if len(samples) < 20:
+        return MarkerReading(side, None, place=place, why="the 5s' corners are off the picture")
+    light = samples[samples[:, 0] >= np.percentile(samples[:, 0], 60)]
+    paper = np.median(light, axis=0)
+    # light and shade change the paper's lightness across a pair (one card in a lamp's
+    # light, the other in shade) far more than its hue: paper is of the hue, and light
+    distance = np.hypot(lab[:, :, 1] - paper[1], lab[:, :, 2] - paper[2])
+    is_paper = ((distance < PAPER_HUE) & (lab[:, :, 0] > 0.65 * paper[0])).astype(np.uint8)
+    n, labels, stats, _c = cv2.connectedComponentsWithStats(is_paper, connectivity=4)
+    near_fives = set(np.unique(labels[(five_mask > 0) & (is_paper > 0)]).tolist()) - {0}
+    card_area = (CARD_UNITS * PATCH_SCALE) ** 2 * 1.4
+    keep = [i for i in near_fives if stats[i, 4] > 0.05 * card_area]
+    if not keep:
+        return MarkerReading(side, None, place=place, why="no paper around the 5s' corners")
+    face = np.isin(labels, keep)
+    cards = _fill_holes(face.astype(np.uint8))
+    if _glare(lab, cards, card_area):
+        return MarkerReading(side, None, place=place, why="a glare on the 5s")
+    card_w = CARD_UNITS * PATCH_SCALE
+    ink = _ink(patch, lab, red, paper, cards, card_w)
+    hn, hlabels, hstats, _hc = cv2.connectedComponentsWithStats(ink.astype(np.uint8),
+                                                                connectivity=8)
+    card_w = CARD_UNITS * PATCH_SCALE
+    ring_px = max(2, int(0.04 * card_w))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ring_px + 1, 2 * ring_px + 1))
+    blobs: list[tuple[int, float, float]] = []  # pip-like: (area, x, y)
+    glyphs: list[tuple[float, float]] = []  # thin ink on the paper: a printed rank
+    for i in range(1, hn):
+        area = int(hstats[i, 4])
+        if not PIP_AREA[0] * card_w ** 2 < area < PIP_AREA[1] * card_w ** 2:
+            continue
+        x, y, bw, bh = (int(v) for v in hstats[i, :4])
+        x0, y0 = max(0, x - 2 * ring_px), max(0, y - 2 * ring_px)
+        x1, y1 = min(w, x + bw + 2 * ring_px), min(h, y + bh + 2 * ring_px)
+        blob = (hlabels[y0:y1, x0:x1] == i).astype(np.uint8)
+        ring = (cv2.dilate(blob, kernel) > 0) & (cv2.dilate(blob, np.ones((3, 3), np.uint8)) == 0)
+        # a pip lies on the 5s' own paper: most of the ring around it is that paper
+        if float(face[y0:y1, x0:x1][ring].mean()) < 0.6:
+            continue
+        contour, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        hull = cv2.convexHull(contour[0])
+        centre = (x + bw / 2, y + bh / 2)
+        if index_mask[int(centre[1]), int(centre[0])] and not sizes:
+            # a printed corner the detector boxed (with the pips' size known the size
+            # tells, and a turned card's box may reach over a pip beside its corner)
+            continue
+        (_cx, _cy), (rw, rh), _angle = cv2.minAreaRect(contour[0])
+        if max(rw, rh) > ELONGATED * max(min(rw, rh), 1.0):
+            glyphs.append(centre)  # a corner's rank and suit run together when blurred
+            continue
+        if area / max(cv2.contourArea(hull), 1.0) < 0.55:
+            glyphs.append(centre)
+        else:
+            blobs.append((area, *centre))
+    if known:
+        pips = [b for b in blobs if _is_pip(b[0] / card_w ** 2, known)]
+    else:
+        pips, strays = _same_size(blobs)
+        for _stray, sx, sy in strays:
+            # a blob of another size is a corner's suit the detector did not box: it sits
+            # beside that corner's rank; anything else is no part of a 5 we can explain
+            if not any(np.hypot(sx - gx, sy - gy) < 0.32 * card_w for gx, gy in glyphs):
+                return MarkerReading(side, None, place=place, pips=len(pips),
+                                     why="a pip half covered, or a mark that is not a pip")
+    count = len(pips)
+    if count > 10:
+        return MarkerReading(side, None, place=place, pips=count, why="more than ten pips")
+    face_up = count >= 5
+    if count == 0:
+        return MarkerReading(side, None, place=place, why="a 5 seen but no pip")
+    return MarkerReading(side, count, place=place, pips=count, top_face_up=face_up)
+
+
+@dataclass(frozen=True)
+class FiveSizes:
+    """How large a deck's 5 prints its marks, in card widths squared: a pip, and each
+    mark in a corner (the rank and the suit).
+
+    Why: pips and the corners' marks differ in size in every deck measured (a corner's
+    suit is a third of a pip, or in jumbo-index decks three times one), so known sizes
+    tell them apart where the detector missed a corner or blur ran a corner's rank and
+    suit together.
+    """
+
+    pip: float
+    corner: tuple[float, ...]
+
+    @classmethod
+    def of_face(cls, face: np.ndarray) -> FiveSizes:
+        """From a picture of the 5's face (RGB or RGBA, upright and trimmed to the card:
+        a deck profile's photo or the art): the median of its five largest inner blobs,
+        and the blobs within a fifth of the card's width of its sides."""
+        h, w = face.shape[:2]
+        rgb = face[:, :, :3].astype(np.int16)
+        alpha = face[:, :, 3] > 128 if face.shape[2] == 4 else np.ones((h, w), bool)
+        red = rgb[:, :, 0] - np.maximum(rgb[:, :, 1], rgb[:, :, 2]) > 60
+        dark = rgb.max(axis=2) < 100
+        ink = ((red | dark) & alpha).astype(np.uint8)
+        n, _labels, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
+        big = [i for i in range(1, n) if stats[i, 4] > PIP_AREA[0] * w * w]
+        inner = sorted((int(stats[i, 4]) for i in big
+                        if 0.2 * w < centres[i][0] < 0.8 * w and 0.1 * h < centres[i][1] < 0.9 * h),
+                       reverse=True)[:5]
+        if len(inner) < 5:
+            raise ValueError(f"found {len(inner)} pips on the 5, not 5")
+        corner = sorted({round(float(stats[i, 4]) / (w * w), 4) for i in big
+                         if not 0.2 * w < centres[i][0] < 0.8 * w})
+        return cls(pip=float(np.median(inner)) / (w * w), corner=tuple(corner))
+
+
+def _is_pip(area: float, sizes: Sequence[FiveSizes]) -> bool:
+    """Whether a blob of ``area`` (card widths squared) is nearer in size to a pip than to
+    any corner mark of the pair's 5s, and near enough to a pip's size."""
+    r = math.sqrt(area)
+    marks = [(math.sqrt(s.pip), True) for s in sizes]
+    marks += [(math.sqrt(a), False) for s in sizes for a in s.corner]
+    ref, pip = min(marks, key=lambda m: abs(math.log(r / m[0])))
+    return pip and KNOWN_SIZE[0] <= r / ref <= KNOWN_SIZE[1]
+
+
+def _same_size(blobs: list[tuple[int, float, float]]
+               ) -> tuple[list[tuple[int, float, float]], list[tuple[int, float, float]]]:
+    """The pips (at most two sets of blobs printed alike, at most five each: the two 5s
+    may be of suits whose pips differ in size, hearts and diamonds say), and the rest.
+
+    >>> pips, rest = _same_size([(100, 0, 0), (104, 1, 1), (300, 2, 2), (310, 3, 3), (35, 4, 4)])
+    >>> len(pips), rest
+    (4, [(35, 4, 4)])
+    """
+    left = sorted(blobs, reverse=True)
+    pips: list[tuple[int, float, float]] = []
+    for _card in range(2):
+        best: list[tuple[int, float, float]] = []
+        for anchor in left:
+            group = [b for b in left if anchor[0] <= b[0] <= SAME_SIZE * anchor[0]][:5]
+            if len(group) > len(best):
+                best = group
+        if len(best) < 2 and pips:
+            break  # a lone blob beside a set of pips is not plainly a pip
+        pips += best
+        left = [b for b in left if b not in best]
+    if len(pips) == 1 and left:
+        return [], list(blobs)  # one pip and a corner's suit: which is which is not plain
+    return pips, left
+
+
+def _card_pixels(calibration: Calibration, place: Sequence[float]) -> float:
+    """A card's width in the picture's pixels at ``place``, the narrower way."""
+    x, y = float(place[0]), float(place[1])
+    pts = calibration.to_image([(x, y), (x + CARD_UNITS, y), (x, y + CARD_UNITS)])
+    return float(min(np.hypot(*(pts[1] - pts[0])), np.hypot(*(pts[2] - pts[0]))))
+
+
+def _glare(lab: np.ndarray, cards: np.ndarray, card_area: float) -> bool:
+    """Whether a light's reflection lies on the cards: a blown-out patch that runs from
+    the cards onto the table (white paper alone may blow out, but stops at its edge)."""
+    blown = ((lab[:, :, 0] > 247) & (np.abs(lab[:, :, 1] - 128) < 12)).astype(np.uint8)
+    n, labels, stats, _c = cv2.connectedComponentsWithStats(blown, connectivity=8)
+    for i in range(1, n):
+        region = labels == i
+        if (region & (cards > 0)).any() and (region & (cards == 0)).sum() > 0.15 * card_area:
+            return True
+    return False
+
+
+def _fill_holes(mask: np.ndarray) -> np.ndarray:
+    """``mask`` with every enclosed hole filled: the cards, pips and all."""
+    h, w = mask.shape
+    outside = np.zeros((h + 2, w + 2), np.uint8)
+    outside[1:-1, 1:-1] = mask
+    cv2.floodFill(outside, np.zeros((h + 4, w + 4), np.uint8), (0, 0), 2)
+    filled: np.ndarray = (outside[1:-1, 1:-1] != 2).astype(np.uint8)
+    return filled
+
+
+def _grow(quad: np.ndarray, factor: float) -> np.ndarray:
+    centre = quad.mean(axis=0)
+    grown: np.ndarray = centre + (quad - centre) * factor
+    return grown
+
+
+def _ink(patch: np.ndarray, lab: np.ndarray, red: bool, paper: np.ndarray,
+         on_card: np.ndarray, card_w: float) -> np.ndarray:
+    """The pixels printed in the 5s' suit colour: red (hearts, diamonds) or black.
+
+    Measured against the paper around each mark (one card of a pair may lie in a lamp's
+    light, the other in shade) and cut at :data:`INK_CUT` between the paper and the
+    strongest ink on the cards, so a blurred pip keeps about its printed size (a fixed
+    cut shrinks small pips more than large ones).
+    """
+    size = int(0.35 * card_w) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    lightness = lab[:, :, 0]
+    around = np.maximum(cv2.morphologyEx(lightness, cv2.MORPH_CLOSE, kernel), 1.0)
+    bgr = patch.astype(np.float32)
+    if red:
+        strength = (bgr[:, :, 2] - np.maximum(bgr[:, :, 0], bgr[:, :, 1])) / around
+        floor = 0.15
+    else:
+        chroma = np.hypot(lab[:, :, 1] - 128, lab[:, :, 2] - 128)
+        strength = np.where(chroma < 30, (around - lightness) / around, 0.0)
+        floor = 0.3
+    inked = strength[on_card > 0]
+    peak = float(np.percentile(inked, 99)) if inked.size else 0.0
+    paper_level = float(np.median(inked)) if inked.size else 0.0
+    cut = max(floor, paper_level + INK_CUT * (peak - paper_level))
+    return np.asarray(strength > cut)

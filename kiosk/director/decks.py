@@ -130,7 +130,8 @@ class Decks:
             conn.executemany(
                 "INSERT INTO deck_assignment (table_no, deck_id, at, who) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (table_no) DO UPDATE SET deck_id = excluded.deck_id, "
-                "at = excluded.at, who = excluded.who",
+                "at = excluded.at, who = excluded.who, fetched_at = CASE WHEN "
+                "deck_id = excluded.deck_id THEN fetched_at END",
                 [(t, deck, at, who) for t in chosen],
             )
             audit_row(conn, who, "deck", f"Deck {name!r} handed to {_tables(chosen)}")
@@ -152,6 +153,13 @@ class Decks:
             return str(row[0])
 
         return self.db.write(job)
+
+    def fetched(self, table: int, digest: str) -> None:
+        """The kiosk at ``table`` downloaded its deck (the page says so; not audited: it
+        changes nothing the sheet shows)."""
+        self.db.write(lambda conn: conn.execute(
+            "UPDATE deck_assignment SET fetched_at = ? WHERE table_no = ? AND deck_id = "
+            "(SELECT id FROM deck WHERE digest = ?)", (now(), table, digest)))
 
     # -- reading -------------------------------------------------------------
 
@@ -175,9 +183,10 @@ class Decks:
 
         def job(conn: sqlite3.Connection) -> dict[int, dict[str, Any]]:
             return {int(r["table_no"]): {"id": int(r["deck_id"]), "name": str(r["name"]),
-                                         "at": str(r["at"]), "who": str(r["who"])}
+                                         "at": str(r["at"]), "who": str(r["who"]),
+                                         "fetched_at": r["fetched_at"]}
                     for r in conn.execute(
-                        "SELECT a.table_no, a.deck_id, a.at, a.who, d.name FROM "
+                        "SELECT a.table_no, a.deck_id, a.at, a.who, a.fetched_at, d.name FROM "
                         "deck_assignment a JOIN deck d ON d.id = a.deck_id")}
 
         return self.db.read(job)

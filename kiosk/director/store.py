@@ -167,11 +167,13 @@ CREATE TABLE IF NOT EXISTS deck (
     added_by TEXT NOT NULL
 );
 -- The deck each table reads with; a table without a row keeps the one it has.
+-- fetched_at: when the table's kiosk last downloaded it (NULL: not yet).
 CREATE TABLE IF NOT EXISTS deck_assignment (
     table_no INTEGER PRIMARY KEY,
     deck_id INTEGER NOT NULL REFERENCES deck (id),
     at TEXT NOT NULL,
-    who TEXT NOT NULL
+    who TEXT NOT NULL,
+    fetched_at TEXT
 );
 -- Everything that happened, in order; max(id) is the sheet's version.
 CREATE TABLE IF NOT EXISTS audit (
@@ -186,7 +188,7 @@ CREATE TABLE IF NOT EXISTS audit (
 
 #: Columns added after a tournament file may already exist: (table, column, declaration).
 #: `CREATE TABLE IF NOT EXISTS` does not add them to an old file, so opening does.
-ADDED_COLUMNS = [("correction", "ended_by", "TEXT")]
+ADDED_COLUMNS = [("correction", "ended_by", "TEXT"), ("deck_assignment", "fetched_at", "TEXT")]
 
 #: a write job and the future its caller waits on
 _Job = tuple[Callable[[sqlite3.Connection], Any], "Future[Any]"]

@@ -234,6 +234,16 @@ def test_the_file_is_downloaded_by_its_digest(tournament: Client, tmp_path: Path
     again = kiosk.client.get("/api/v1/deck/file",
                              kiosk.headers() | {"If-None-Match": f'"{digest}"'})
     assert again.status == 304 and again.body == b""
+    # the page says which kiosks have fetched it
+    handed = tournament.get("/decks.json").json()["tables"]
+    assert handed["3"]["fetched_at"] is not None and handed["1"]["fetched_at"] is None
+    rows = tournament.soup("/decks").select("#tables td.fetched")
+    assert [r.get_text()[:14] for r in rows] == ["not yet: at it", "not yet: at it",
+                                                 "fetched it at "]
+    upload(tournament, profile_bytes(tmp_path, deck="other"), "Other deck")
+    other = next(d["id"] for d in decks(tournament) if d["name"] == "Other deck")
+    tournament.post_form(f"/decks/{other}/hand", {"to": "chosen", "table-3": "on"})
+    assert tournament.get("/decks.json").json()["tables"]["3"]["fetched_at"] is None
     assert tournament.get("/api/v1/deck").status == 401  # a kiosk's call: its token
 
 

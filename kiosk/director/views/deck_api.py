@@ -37,6 +37,7 @@ def deck_file(app: App, request: Request, kiosk_table: int) -> Response:
     etag = f'"{digest}"'
     if request.headers.get("if-none-match", "").strip() == etag:
         return Response(b"", 304, headers={"ETag": etag})
+    app.decks.fetched(kiosk_table, digest)
     return Response(data, 200, media_type="application/octet-stream",
                     headers={"ETag": etag, "X-Deck-Digest": digest})
 

@@ -33,7 +33,17 @@ def game_result(session: TableSession) -> dict[str, Any]:
         "time_up": session.ended_by_time(),
         "reneges": renege_reports(session),
         "corrections": [c.__dict__ for c in session.corrections],
-    }
+    } | marker_reports(session)
+
+
+def marker_reports(session: TableSession) -> dict[str, Any]:
+    """``markers``: each side's 5s that showed another count than the kiosk's score and
+    that the players did not settle for the kiosk (none: the key is left out, so a table
+    without 5s posts what it always did)."""
+    teams = {side: session.setup.team_name(side) for side in Team} if session.setup else {}
+    open_ = [d.to_json() | {"team": teams.get(d.side, str(d.side))}
+             for d in session.markers.unsettled()]
+    return {"markers": open_} if open_ else {}
 
 
 def renege_reports(session: TableSession) -> list[dict[str, Any]]:

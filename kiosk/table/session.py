@@ -34,6 +34,7 @@ from kiosk.table import referee, results
 from kiosk.table.hand_log import Correction, FinishedHand, HandLog, Notice
 from kiosk.table.intake import CameraIntake
 from kiosk.table.journal import Entry, Journal
+from kiosk.table.markers import MARKER_KINDS, MarkerBook, MarkerIntake
 from kiosk.table.phases import Phase
 from kiosk.table.setup import SetupError, TableSetup
 from kiosk.table.turn_up import ordered_by
@@ -49,7 +50,7 @@ class IntentRefused(ValueError):
     """A tap the game cannot take now; the message is plain words for the players."""
 
 
-class TableSession(CameraIntake):
+class TableSession(CameraIntake, MarkerIntake):
     """The game at one table, rebuilt from and kept in its journal."""
 
     def __init__(self, journal: Journal, clock: Callable[[], float] = time.time,
@@ -100,6 +101,8 @@ class TableSession(CameraIntake):
         self.submitted = False
         self.corrections: list[Correction] = []
         self.notices: list[Notice] = []
+        #: the players' 5s read after each hand, and where they differ (kiosk.table.markers)
+        self.markers = MarkerBook()
         self.last_seq = 0
         self.seen_sources: dict[str, int] = {}
         #: (seq, kind) of this hand's set-up steps a player may take back, oldest first
@@ -489,6 +492,8 @@ class TableSession(CameraIntake):
         elif kind in ("director_called", "director_cancelled"):
             if self.hand is not None:
                 self.hand.director_called = kind == "director_called"
+        elif kind in MARKER_KINDS:
+            self.markers.apply(kind, p, entry.seq)
         elif kind == "next_hand" and self._is_current(p):
             self._finish_hand()
         elif kind == "end_game":

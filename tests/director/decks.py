@@ -11,21 +11,28 @@ from pathlib import Path
 import httpx
 import numpy as np
 
+from kiosk.rules.cards import EUCHRE_DECK
 from kiosk.vision.deck_file import shipped_networks
 from kiosk.vision.deck_profile import INDEX, SUIT, DeckProfile, Head
 
 
 def profile_bytes(tmp: Path, deck: str = "Club's Bicycle jumbo",
-                  network: str | None = None, photos: int = 3) -> bytes:
+                  network: str | None = None, photos: int = 3,
+                  cards: tuple[str, ...] = ("JC", "JS", "QC")) -> bytes:
     """A small profile; ``network``: the digest its layers claim (default: the shipped
-    networks'). The deck name makes each profile's bytes its own."""
+    networks'), ``cards``: those it says its photos showed. The deck name makes each
+    profile's bytes its own."""
     networks = shipped_networks()
     heads = {name: Head(np.zeros((4, 3), np.float32), np.zeros(3, np.float32),
                         ("JC", "JS", "none"), network or networks[name])
              for name in (INDEX, SUIT)}
     path = tmp / f"{abs(hash((deck, network)))}.npz"
-    DeckProfile(heads, ("JC", "JS", "QC"), deck, photos, 120).save(path)
+    DeckProfile(heads, cards, deck, photos, 120).save(path)
     return path.read_bytes()
+
+
+#: a whole pack laid in the set-up grid: the 24 euchre cards and the table's two 5s
+WHOLE_PACK = tuple(str(c) for c in EUCHRE_DECK) + ("5D", "5H")
 
 
 def zip_bomb() -> bytes:

@@ -171,11 +171,11 @@ def test_the_decks_page_in_a_browser(client: Client, live_server: str, browser: 
                                      tmp_path: Path) -> None:
     """A volunteer uploads the club's deck, hands it to every table, takes one back, and
     a bad file is refused in one line; the kiosk at table 2 then finds the deck."""
-    from tests.director.decks import profile_bytes
+    from tests.director.decks import WHOLE_PACK, profile_bytes
 
     client.post_form("/setup", setup_form())
     good = tmp_path / "bicycle-jumbo.npz"
-    good.write_bytes(profile_bytes(tmp_path, photos=5))
+    good.write_bytes(profile_bytes(tmp_path, photos=5, cards=WHOLE_PACK))
     bad = tmp_path / "holiday.npz"
     bad.write_bytes(b"<html>not a deck</html>")
     page = browser.new_page(viewport={"width": 1280, "height": 900})
@@ -196,7 +196,8 @@ def test_the_decks_page_in_a_browser(client: Client, live_server: str, browser: 
     page.wait_for_url("**/decks?done=*")
     card = page.locator(".card.deck")
     assert card.locator("h3").inner_text() == "Club's Bicycle jumbo"
-    assert "3 of the 24 euchre cards, learnt from 5 photos." in card.locator(".holds").inner_text()
+    assert "All 24 euchre cards and 2 fives, learnt from 5 photos." in card.locator(
+        ".holds").inner_text()
 
     card.locator("button.every").click()
     page.wait_for_url("**/decks?done=Handed*")
@@ -208,8 +209,12 @@ def test_the_decks_page_in_a_browser(client: Client, live_server: str, browser: 
     page.wait_for_url("**/decks?done=*taken+back*")
     assert "none" in page.locator('#tables tr[data-table="2"] td').nth(1).inner_text()
     assert card.locator(".has").inner_text() == "Handed to tables 1, 3."
-    page.screenshot(path=str(tmp_path / "decks.png"), full_page=True)
 
     kiosk = pair(client, 1)
     answer = kiosk.client.get("/api/v1/deck", kiosk.headers())
     assert answer.json()["deck"]["name"] == "Club's Bicycle jumbo"
+    assert kiosk.client.get("/api/v1/deck/file", kiosk.headers()).status == 200
+    page.reload()
+    fetched = page.locator('#tables tr[data-table="1"] td.fetched').inner_text()
+    assert fetched.startswith("fetched it at")
+    page.screenshot(path=str(tmp_path / "decks.png"), full_page=True)  # docs/director-decks.png

@@ -25,6 +25,8 @@ from kiosk.vision.deck_profile import ProfileError
 
 #: a deck's name, as the director types it
 MAX_NAME = 80
+#: decks kept at most (a club has a few; a kiosk gone wrong must not fill the disk)
+MAX_DECKS = 40
 
 
 class DeckError(ValueError):
@@ -72,6 +74,9 @@ class Decks:
             old = conn.execute("SELECT id, name FROM deck WHERE digest = ?", (key,)).fetchone()
             if old is not None:
                 return Added(int(old["id"]), str(old["name"]), key, False)
+            if conn.execute("SELECT count(*) FROM deck").fetchone()[0] >= MAX_DECKS:
+                raise DeckError(f"{MAX_DECKS} decks are kept already: forget one you no "
+                                "longer need first.")
             row = conn.execute(
                 "INSERT INTO deck (name, digest, data, cards, photos, source, added_at, "
                 "added_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

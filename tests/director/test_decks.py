@@ -313,3 +313,14 @@ def test_a_name_or_file_name_in_markup_is_shown_as_typed(
     answer = upload(tournament, b"junk", "x", filename="<img src=x onerror=alert(1)>.npz")
     shown = tournament.get(answer.header("location") or "").text
     assert "<img src=x" not in shown and "&lt;img src=x onerror=alert(1)&gt;.npz" in shown
+
+
+def test_the_director_keeps_a_bounded_number_of_decks(app: App, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("kiosk.director.decks.MAX_DECKS", 2)
+    store = Decks(app.director.db)
+    for name in ("one", "two"):
+        store.add(profile_bytes(tmp_path, deck=name), name, "table 1", "table 1 kiosk")
+    with pytest.raises(DeckError, match="2 decks are kept already: forget one"):
+        store.add(profile_bytes(tmp_path, deck="three"), "three", "table 1", "table 1 kiosk")
+    assert store.add(profile_bytes(tmp_path, deck="one"), "x", "uploaded", "Director").new is False

@@ -139,7 +139,7 @@ class Decks:
                 "deck_id = excluded.deck_id THEN fetched_at END",
                 [(t, deck, at, who) for t in chosen],
             )
-            audit_row(conn, who, "deck", f"Deck {name!r} handed to {_tables(chosen)}")
+            audit_row(conn, who, "deck", f"Deck {name!r} handed to {table_words(chosen)}")
             return chosen
 
         return self.db.write(job)
@@ -238,10 +238,10 @@ def _came(source: str) -> str:
     return "uploaded" if source == "uploaded" else f"offered by the kiosk at {source}"
 
 
-def _tables(tables: list[int]) -> str:
+def table_words(tables: list[int]) -> str:
     """ "table 2", "tables 1, 2 and 3".
 
-    >>> _tables([2]), _tables([1, 2, 3])
+    >>> table_words([2]), table_words([1, 2, 3])
     ('table 2', 'tables 1, 2 and 3')
     """
     if len(tables) == 1:

@@ -13,7 +13,7 @@ import urllib.parse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from kiosk.director.decks import DeckError
+from kiosk.director.decks import DeckError, table_words
 from kiosk.director.views.layout import render
 from kiosk.director.web import Request, Response, json_response, redirect
 from kiosk.rules.cards import EUCHRE_DECK, Card
@@ -92,7 +92,7 @@ def hand(app: App, request: Request, deck: int) -> Response:
         tables = app.decks.hand(int(deck), chosen, app.who(request))
     except DeckError as problem:
         return _back(problem=str(problem), anchor=f"#deck-{deck}")
-    which = "every table" if chosen is None else _tables(tables)
+    which = "every table" if chosen is None else table_words(tables)
     return _back(f"Handed to {which}: each kiosk reads with it from the start of its next "
                  "game.", anchor=f"#deck-{deck}")
 
@@ -131,7 +131,3 @@ def _stem(filename: str) -> str:
     """
     base = filename.replace("\\", "/").rsplit("/", 1)[-1]
     return base[:-4] if base.lower().endswith(".npz") else base
-
-
-def _tables(tables: list[int]) -> str:
-    return ("table " if len(tables) == 1 else "tables ") + ", ".join(str(t) for t in tables)

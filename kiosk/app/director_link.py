@@ -93,6 +93,7 @@ class DirectorLink:
         if self.session.started_at is None and not self._do(
                 lambda: self.session.configure(setup)):
             return False
+        self.fetch_deck()  # (again, a few bytes, where pairing gave it this table)
         if note:
             self._say(note)
         return True
@@ -136,11 +137,11 @@ class DirectorLink:
             handout = take_handout(self.session, config["server"], config["token"],
                                    self.deck_setup.read_with, get)
         except OSError as failure:  # a full disk: said, never raised into the session
-            return self._say(f"The deck the director handed out could not be kept: {failure}")
+            return self._say(f"The director's deck could not be kept: {failure}")
         if handout.outcome == REFUSED:
             problem = handout.problem.rstrip(".")
-            return self._say(f"The deck the director handed out ({handout.name}) was not "
-                             f"used: {problem}. This table reads as before.")
+            return self._say(f"The director's deck ({handout.name}) was not used: {problem}. "
+                             "This table reads as before.")
         if handout.outcome == NEW or (handout.outcome == UNCHANGED
                                       and self.deck_setup.source == DIRECTOR):
             self.deck_setup.handed(DIRECTOR, handout.name)  # (renamed, perhaps)

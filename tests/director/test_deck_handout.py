@@ -149,9 +149,9 @@ def test_a_profile_the_kiosk_cannot_use_leaves_the_table_as_it_was(
     hand(tournament, profile_bytes(tmp_path), "Club's Bicycle jumbo")
     assert not table.fetch_deck()
     assert table.message == (
-        "The deck the director handed out (Club's Bicycle jumbo) was not used: this deck "
-        "profile was learnt with other networks than the kiosk's: enrol the deck again. "
-        "This table reads as before.")
+        "The director's deck (Club's Bicycle jumbo) was not used: this deck profile was "
+        "learnt with other networks than the kiosk's: enrol the deck again. This table "
+        "reads as before.")
     assert table.deck_setup.detector.deck is before
     path = deck_path(table.session)
     assert path is not None and path.read_bytes() == own
@@ -254,3 +254,24 @@ def test_the_real_detector_refuses_other_networks_and_keeps_its_profile(
     with pytest.raises(ProfileError, match="enrol the deck again"):
         setup.read_with(foreign)
     assert detector.deck is fitting and detector.namer.deck_head is not None
+
+
+def test_a_kiosk_paired_again_at_its_table_asks_for_its_deck(
+        tournament: Client, tmp_path: Path) -> None:
+    # the kiosk was cut off and paired again: its table is the same, its deck is news
+    hand(tournament, profile_bytes(tmp_path), "House deck")
+    tournament.post_form("/tables/1/revoke", {})
+    code = next(t["code"] for t in tournament.get("/tables.json").json()["tables"]
+                if t["table_no"] == 1)
+    session = TableSession.open(tmp_path / "k" / "table.sqlite3",
+                                outbox=Outbox(tmp_path / "k" / "outbox.sqlite3"))
+    session.configure(TableSetup(tournament="Spring Fling", table=1, team_ns="A",
+                                 team_ew="B", profile="alberta55", points_to_win=10,
+                                 minutes=25))
+    presenter = TablePresenter(session, camera=True)
+    presenter.deck_setup.detector = StandInDetector(shipped_networks())
+    presenter.deck_setup.table_known()  # a start at table 1, not paired yet: nobody asked
+    assert presenter.deck_setup.detector.deck is None
+    assert presenter.pair(tournament.url, code), presenter.message
+    assert presenter.deck_setup.view().in_use == "Handed out by the director: House deck."
+    session.outbox.close()

@@ -1,6 +1,6 @@
 """Deck profile files for the tests: real ``.npz`` profiles, learnt (as far as their
-headers say) on the networks this version ships, or on others; and the upload form as a
-browser sends it."""
+headers say) on the networks this version ships, or on others; the upload form as a
+browser sends it, and the director's list of decks."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import numpy as np
 from kiosk.rules.cards import EUCHRE_DECK
 from kiosk.vision.deck_file import shipped_networks
 from kiosk.vision.deck_profile import INDEX, SUIT, DeckProfile, Head
+from tests.director.helpers import Answer, Client
 
 
 def profile_bytes(tmp: Path, deck: str = "Club's Bicycle jumbo",
@@ -49,3 +50,16 @@ def upload_body(fields: dict[str, str], filename: str, data: bytes) -> tuple[byt
     request = httpx.Request("POST", "http://x/decks", data=fields,
                             files={"profile": (filename, data, "application/octet-stream")})
     return request.read(), request.headers["content-type"]
+
+
+def upload(client: Client, data: bytes, name: str = "", filename: str = "deck.npz",
+           csrf: str | None = None) -> Answer:
+    """The Decks page's upload form, sent with this device's CSRF token (or ``csrf``)."""
+    body, kind = upload_body({"csrf": client.csrf() if csrf is None else csrf, "name": name},
+                             filename, data)
+    return client.request("POST", "/decks", body, {"Content-Type": kind})
+
+
+def decks(client: Client) -> list[dict[str, object]]:
+    """The decks the director keeps, newest first (``/decks.json``)."""
+    return list(client.get("/decks.json").json()["decks"])

@@ -30,9 +30,8 @@ from kiosk.table.setup import TableSetup
 from kiosk.vision.deck_file import shipped_networks
 from kiosk.vision.deck_profile import INDEX, SUIT, DeckProfile, Head, ProfileError
 from kiosk.vision.detector import ModelError
-from tests.director.decks import profile_bytes
+from tests.director.decks import decks, profile_bytes, upload
 from tests.director.helpers import Client, pair
-from tests.director.test_decks import decks, upload
 
 
 class StandInDetector:

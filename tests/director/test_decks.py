@@ -19,16 +19,9 @@ import pytest
 from kiosk.director.app import App
 from kiosk.director.decks import DeckError, Decks
 from kiosk.vision.deck_profile import VERSION
-from tests.director.decks import profile_bytes, upload_body, zip_bomb
+from tests.director.decks import decks, profile_bytes, upload, zip_bomb
 from tests.director.helpers import Answer, Client, Kiosk, pair
 from tests.director.test_hostile import raw
-
-
-def upload(client: Client, data: bytes, name: str = "", filename: str = "deck.npz",
-           csrf: str | None = None) -> Answer:
-    body, kind = upload_body({"csrf": client.csrf() if csrf is None else csrf, "name": name},
-                             filename, data)
-    return client.request("POST", "/decks", body, {"Content-Type": kind})
 
 
 def said(answer: Answer) -> str:
@@ -37,10 +30,6 @@ def said(answer: Answer) -> str:
     query = urllib.parse.urlsplit(answer.header("location") or "").query
     words = urllib.parse.parse_qs(query)
     return (words.get("problem") or words.get("done") or [""])[0]
-
-
-def decks(client: Client) -> list[dict[str, object]]:
-    return list(client.get("/decks.json").json()["decks"])
 
 
 def deck_of(kiosk: Kiosk) -> dict[str, object] | None:

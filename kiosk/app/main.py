@@ -24,6 +24,7 @@ from kiosk.app.screens.bidding import BiddingScreen
 from kiosk.app.screens.calibration import CalibrationScreen
 from kiosk.app.screens.correction import CorrectionScreen
 from kiosk.app.screens.deck import DeckScreen
+from kiosk.app.screens.fives import FivesScreen
 from kiosk.app.screens.game_end import GameEndScreen
 from kiosk.app.screens.live import LiveScreen
 from kiosk.app.screens.pairing import PairingScreen
@@ -47,6 +48,7 @@ SCREENS: dict[str, type[KioskScreen]] = {
     "correction": CorrectionScreen,
     "score": ScoreScreen,
     "game_end": GameEndScreen,
+    "fives": FivesScreen,
 }
 
 

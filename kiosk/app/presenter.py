@@ -19,6 +19,7 @@ from typing import Any
 
 from kiosk.app import words
 from kiosk.app.director_link import DirectorLink, assigned
+from kiosk.app.fives import FIVES_PHASES, FivesCheck
 from kiosk.app.speech import TableVoice
 from kiosk.app.views import (
     BiddingView,
@@ -80,6 +81,8 @@ class TablePresenter(DirectorLink):
         self.session.subscribe(lambda _s: self.deck_setup.table_known())
         # ... and once it has looked, the deck the director handed to this table
         self.deck_setup.on_table = self.fetch_deck
+        #: the question when the players' 5s and the kiosk's score differ (kiosk.app.fives)
+        self.fives = FivesCheck(self.session, self.teams, self._say)
         #: the voice for low-vision players (kiosk.app.speech)
         self.voice = TableVoice(self.session, self.voice_path, screen=lambda: self.screen,
                                 teams=self.teams, on_change=self._changed,
@@ -139,6 +142,8 @@ class TablePresenter(DirectorLink):
         if self.overlay == "voice" and phase in (Phase.SETUP, Phase.READY, Phase.BIDDING,
                                                  Phase.PLAYING, Phase.HAND_OVER):
             return self.overlay
+        if phase in FIVES_PHASES and self.session.markers.open():
+            return "fives"  # put to both teams before the next deal
         return SCREEN_OF[phase]
 
     def shot_name(self) -> str:

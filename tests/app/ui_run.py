@@ -346,6 +346,16 @@ def steps(d: Driver, session: TableSession) -> Iterator[float]:
     yield from d.shot("score-hand-1")
     yield from d.tap("Next hand")
     yield 0.3
+    # the camera reads the players' 5s: Cy & Di's show a point more than the kiosk has
+    kiosk = session.scores
+    session.see_markers({"NS": kiosk["NS"], "EW": kiosk["EW"] + 1})
+    yield 0.4
+    yield from d.until("fives")
+    assert d.screen.question.startswith(f"Your fives show {kiosk['EW'] + 1}; the kiosk has")
+    yield from d.shot("fives")
+    yield from d.tap(f"The kiosk: {kiosk['EW']}")
+    yield 0.3
+    assert session.markers.open() == [] and session.markers.unsettled() == []
     # Hand 2, East deals; South leads AS, West trumps with QH although holding 9S,
     # then leads 9S: a renege, proven.
     yield from d.until("bidding")

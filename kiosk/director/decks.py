@@ -5,7 +5,7 @@ set-up (kiosk.app.deck_setup). That table offers its profile to the director (or
 director uploads a file), and the director hands it to every table, or to chosen ones;
 each kiosk fetches its table's profile at the start of a game (docs/director-api.md).
 
-A file is checked before anything is stored (kiosk.vision.deck_file: size, a real
+A file is checked before anything is stored (kiosk.director.deck_check: size, a real
 ``.npz``, readable, learnt on the networks this version ships), so a refusal leaves no
 trace but its one line. The same bytes offered twice are one deck. A handout and a
 take-back are audited like every other change, which also wakes the live pages.
@@ -18,10 +18,9 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
+from kiosk.director.deck_check import DeckFileError, check_deck_bytes, digest
 from kiosk.director.posting import audit_row, now
 from kiosk.director.store import Database
-from kiosk.vision.deck_file import check_profile_bytes, digest
-from kiosk.vision.deck_profile import ProfileError
 
 #: a deck's name, as the director types it
 MAX_NAME = 80
@@ -64,8 +63,8 @@ class Decks:
     def add(self, data: bytes, name: str, source: str, who: str) -> Added:
         """Check and keep a profile; ``source``: "uploaded", or "table 3" for an offer."""
         try:
-            profile = check_profile_bytes(data)
-        except ProfileError as problem:
+            profile = check_deck_bytes(data)
+        except DeckFileError as problem:
             raise DeckError(_sentence(str(problem))) from None
         wanted = clean_name(name) or clean_name(profile.deck) or "A deck"
         key = digest(data)

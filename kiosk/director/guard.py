@@ -59,7 +59,7 @@ SECURITY_HEADERS = [
 
 
 #: a deck profile's upload (the Decks page, or a kiosk's offer): the profile's own limit
-#: (kiosk/vision/deck_file.py, 2 MB) is checked by the view, which says so on its page
+#: (kiosk/director/deck_check.py, 2 MB) is checked by the view, which says so on its page
 DECK_BODY = 4 * 1024 * 1024
 DECK_PATHS = ("/decks", "/api/v1/deck")
 

@@ -154,7 +154,7 @@ CREATE TABLE IF NOT EXISTS pin_failure (
 );
 CREATE INDEX IF NOT EXISTS pin_failure_address ON pin_failure (address, at);
 -- Deck profiles the director hands to tables (kiosk/director/decks.py): the file as
--- checked on arrival (kiosk/vision/deck_file.py), and what it holds, for the page.
+-- checked on arrival (kiosk/director/deck_check.py), and what it holds, for the page.
 CREATE TABLE IF NOT EXISTS deck (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL,

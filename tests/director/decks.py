@@ -11,8 +11,8 @@ from pathlib import Path
 import httpx
 import numpy as np
 
+from kiosk.director.deck_check import shipped_networks
 from kiosk.rules.cards import EUCHRE_DECK
-from kiosk.vision.deck_file import shipped_networks
 from kiosk.vision.deck_profile import INDEX, SUIT, DeckProfile, Head
 from tests.director.helpers import Answer, Client
 

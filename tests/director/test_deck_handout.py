@@ -21,13 +21,13 @@ import pytest
 
 from kiosk.app.deck_setup import deck_path
 from kiosk.app.presenter import TablePresenter
+from kiosk.director.deck_check import shipped_networks
 from kiosk.table.assignment import urllib_get
 from kiosk.table.deck_handout import HandoutError, offer_deck
 from kiosk.table.deck_keeping import learnt_here
 from kiosk.table.outbox import Outbox
 from kiosk.table.session import TableSession
 from kiosk.table.setup import TableSetup
-from kiosk.vision.deck_file import shipped_networks
 from kiosk.vision.deck_profile import INDEX, SUIT, DeckProfile, Head, ProfileError
 from kiosk.vision.detector import ModelError
 from tests.director.decks import decks, profile_bytes, upload

@@ -9,6 +9,7 @@ import pytest
 
 MODULES = [
     "kiosk.director.auth",
+    "kiosk.director.deck_check",
     "kiosk.director.decks",
     "kiosk.director.multipart",
     "kiosk.director.views.decks",

@@ -1,0 +1,205 @@
+"""What the director checks of a deck profile's bytes before it keeps them, with the
+standard library alone.
+
+Why apart from the kiosk's check (kiosk.vision.deck_file): the director imports the
+rules engine and nothing else of the kiosk (ARCHITECTURE.md), and it never reads with a
+profile, it only keeps one and hands it on. So it reads the file as what it is on disk,
+a zip of NumPy ``.npy`` members, without NumPy: its size, that the zip would not unpack
+past what a profile holds, its JSON header (format version, the cards, the photos, each
+layer's classes and the SHA-256 of the network it was learnt on) and each layer's array
+shapes from their ``.npy`` headers. A layer learnt on other networks than this version
+ships is refused here, at the upload, rather than at every table. The kiosk checks the
+bytes it fetches again with its own detector.
+
+Every refusal is a :class:`DeckFileError` with one plain line.
+
+>>> read_deck_bytes(b"not a zip")
+Traceback (most recent call last):
+...
+kiosk.director.deck_check.DeckFileError: not a deck profile: the file is not a .npz
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import io
+import json
+import struct
+import zipfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kiosk.shipped import shipped_model
+
+#: the profile file format this version writes and reads (kiosk.vision.deck_profile)
+VERSION = 3
+#: a profile is about 66 KB; anything far beyond is not one
+MAX_BYTES = 2 * 1024 * 1024
+#: what its arrays may unpack to (two float32 layers are well under 1 MB)
+MAX_UNPACKED = 16 * 1024 * 1024
+#: a profile holds a header and two arrays per layer
+MAX_MEMBERS = 16
+#: the networks a profile may refit, by the name its file gives each layer
+NETWORKS = {"index": "index_classifier.onnx", "suit": "suit_reader.onnx"}
+
+
+class DeckFileError(ValueError):
+    """Bytes that are not a deck profile this version can hand on; one plain line."""
+
+
+@dataclass(frozen=True)
+class DeckFile:
+    """What a deck profile's header says it holds."""
+
+    deck: str
+    enrolled: tuple[str, ...]
+    photos: int
+    layers: Mapping[str, str]  #: layer name -> SHA-256 of the network it was learnt on
+
+
+def digest(data: bytes) -> str:
+    """SHA-256 of a profile's bytes: how the director and the kiosk tell profiles apart.
+
+    >>> digest(b"")[:12]
+    'e3b0c44298fc'
+    """
+    return hashlib.sha256(data).hexdigest()
+
+
+def check_deck_bytes(data: bytes, networks: Mapping[str, str] | None = None,
+                     max_bytes: int = MAX_BYTES) -> DeckFile:
+    """What the bytes hold, or a one-line :class:`DeckFileError`; ``networks``: the
+    digest each layer must have been learnt on (default :func:`shipped_networks`)."""
+    found = read_deck_bytes(data, max_bytes)
+    wanted = shipped_networks() if networks is None else networks
+    for name, network in found.layers.items():
+        if wanted.get(name) != network:
+            raise DeckFileError("this deck profile was learnt with other card networks than "
+                                "this version's: enrol the deck again with this version")
+    return found
+
+
+def read_deck_bytes(data: bytes, max_bytes: int = MAX_BYTES) -> DeckFile:
+    """The header of a profile's bytes, its size, zip and arrays checked (not its
+    networks)."""
+    if len(data) > max_bytes:
+        raise DeckFileError(f"the file is too large for a deck profile ({_size(len(data))}; "
+                            f"a profile is under {_size(max_bytes)})")
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            members = {m.filename: m for m in archive.infolist()}
+            if (len(members) > MAX_MEMBERS
+                    or sum(m.file_size for m in members.values()) > MAX_UNPACKED):
+                raise DeckFileError("not a deck profile: the file unpacks to far more than "
+                                    "one holds")
+            if "header.npy" not in members:
+                raise DeckFileError("not a deck profile: it has no header")
+            header = _header(archive.read("header.npy"))
+            layers = header.get("heads")
+            if not isinstance(layers, dict) or not layers:
+                raise DeckFileError("not a deck profile: it holds no layer")
+            for name, about in layers.items():
+                _check_layer(archive, members, str(name), about)
+    except DeckFileError:
+        raise
+    except (zipfile.BadZipFile, OSError, ValueError, KeyError, EOFError):
+        raise DeckFileError("not a deck profile: the file is not a .npz") from None
+    try:
+        return DeckFile(
+            deck=str(header.get("deck", "")),
+            enrolled=tuple(str(c) for c in header.get("enrolled", ())),
+            photos=int(header.get("photos", 0)),
+            layers={str(n): str(a["network"]) for n, a in layers.items()})
+    except (TypeError, ValueError, KeyError):
+        raise DeckFileError("not a deck profile (its header is unreadable)") from None
+
+
+def shipped_networks() -> dict[str, str]:
+    """The SHA-256 of each network a profile may refit, as this version ships them (a
+    network missing from this install is left out)."""
+    found = {}
+    for name, file in NETWORKS.items():
+        path = shipped_model(file)
+        if path.is_file():
+            found[name] = _cached_digest(path)
+    return found
+
+
+_DIGESTS: dict[tuple[str, int, float], str] = {}
+
+
+def _cached_digest(path: Path) -> str:
+    """A network's digest, read once per file version (they are megabytes)."""
+    stat = path.stat()
+    key = (str(path), stat.st_size, stat.st_mtime)
+    if key not in _DIGESTS:
+        _DIGESTS[key] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return _DIGESTS[key]
+
+
+def _header(member: bytes) -> dict[str, Any]:
+    """The profile's JSON header, stored as a NumPy 0-d unicode array."""
+    about, body = _npy(member)
+    descr = str(about.get("descr", ""))
+    if about.get("shape") != () or not descr.startswith("<U"):
+        raise DeckFileError("not a deck profile (its header is unreadable)")
+    try:
+        header = json.loads(body.decode("utf-32-le").rstrip("\x00"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise DeckFileError("not a deck profile (its header is unreadable)") from None
+    if not isinstance(header, dict):
+        raise DeckFileError("not a deck profile (its header is unreadable)")
+    if header.get("version") != VERSION:
+        raise DeckFileError(f"deck profile has format version {header.get('version')}, "
+                            f"this kiosk reads {VERSION}: enrol the deck again")
+    return header
+
+
+def _check_layer(archive: zipfile.ZipFile, members: Mapping[str, Any], name: str,
+                 about: Any) -> None:
+    """A layer's weights are (features, classes) and its bias (classes,), floats."""
+    classes = about.get("classes") if isinstance(about, dict) else None
+    if not isinstance(classes, list) or not isinstance(about.get("network"), str):
+        raise DeckFileError("not a deck profile (its header is unreadable)")
+    shapes = []
+    for part in ("weights", "bias"):
+        member = f"{name}_{part}.npy"
+        if member not in members:
+            raise DeckFileError(f"not a deck profile: its {name} layer is missing")
+        shapes.append(_npy(archive.read(member))[0].get("shape"))
+    weights, bias = shapes
+    if (not isinstance(weights, tuple) or len(weights) != 2 or weights[1] != len(classes)
+            or bias != (len(classes),)):
+        raise DeckFileError("not a deck profile (its arrays disagree)")
+
+
+def _npy(member: bytes) -> tuple[dict[str, Any], bytes]:
+    """A ``.npy`` member's header dictionary and its data bytes (format 1 to 3)."""
+    if member[:6] != b"\x93NUMPY" or len(member) < 10:
+        raise DeckFileError("not a deck profile: the file is not a .npz")
+    major = member[6]
+    if major == 1:
+        (length,), start = struct.unpack("<H", member[8:10]), 10
+    else:
+        (length,), start = struct.unpack("<I", member[8:12]), 12
+    try:
+        about = ast.literal_eval(member[start : start + length].decode("latin-1"))
+    except (ValueError, SyntaxError):
+        raise DeckFileError("not a deck profile: the file is not a .npz") from None
+    if not isinstance(about, dict):
+        raise DeckFileError("not a deck profile: the file is not a .npz")
+    return about, member[start + length :]
+
+
+def _size(count: int) -> str:
+    """A byte count as a volunteer reads it.
+
+    >>> _size(65_781), _size(3 * 1024 * 1024)
+    ('64 KB', '3.0 MB')
+    """
+    if count < 1024 * 1024:
+        return f"{max(1, round(count / 1024))} KB"
+    return f"{count / (1024 * 1024):.1f} MB"

@@ -154,6 +154,20 @@ def read_markers(image: np.ndarray, detections: Sequence[Detection], calibration
     return out
 
 
+def _back_on(fives: Sequence[Detection], dets: Sequence[Detection],
+             calibration: Calibration) -> bool:
+    """Whether a face-down card lies on the pair: a back within a card's length of a 5's
+    printed corner."""
+    backs = [d for d in dets if d.card == FACE_DOWN]
+    if not backs:
+        return False
+    corners = calibration.to_table([d.centre for d in fives])
+    where = calibration.to_table([d.centre for d in backs])
+    gaps = np.hypot(corners[:, None, 0] - where[None, :, 0],
+                    corners[:, None, 1] - where[None, :, 1])
+    return bool((gaps < 1.4 * CARD_UNITS).any())
+
+
 def _point(p: np.ndarray) -> tuple[float, float]:
     return float(p[0]), float(p[1])
 
@@ -270,18 +284,21 @@ def _read_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Det
     red = bool(suits & RED)
     if suits & RED and suits - RED:
         return MarkerReading(side, None, place=place, why="5s of both colours in one pair")
+    # the two 5s are of one colour (the rule book): a face-up top card may be either
+    # suit of it, named or not; under a face-down top only the named bottom 5 shows
     colour = RED if red else frozenset({"C", "S"})
-    known = [sizes[suit] for suit in colour if suit in sizes]
+    shown = suits if _back_on(fives, dets, calibration) else colour
+    known = [sizes[suit] for suit in shown if suit in sizes]
     smallest = min((s.pip for s in known), default=0.01)
     if math.sqrt(4 * smallest / math.pi) * _card_pixels(calibration, place) < MIN_PIP_PIXELS:
         return MarkerReading(side, None, place=place, why="too far from the camera to count")
     patch, to_patch = _patch(image, calibration, place)
     lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
     h, w = patch.shape[:2]
-    index_mask = np.zeros((h, w), np.uint8)
+    index_mask = np.zeros((h, w), np.uint8)  # the middle of every printed corner boxed
     faces = [d for d in dets if d.card != FACE_DOWN]
     for quad in _boxes_in_patch(faces, to_patch):
-        cv2.fillPoly(index_mask, [np.round(quad).astype(np.int32)], 255)
+        cv2.fillPoly(index_mask, [np.round(_grow(quad, 0.7)).astype(np.int32)], 255)
     # the paper's colour: the light part of the 5s' printed corners
     five_mask = np.zeros((h, w), np.uint8)
     for quad in _boxes_in_patch(fives, to_patch):
@@ -329,9 +346,9 @@ def _read_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Det
         contour, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         hull = cv2.convexHull(contour[0])
         centre = (x + bw / 2, y + bh / 2)
-        if index_mask[int(centre[1]), int(centre[0])] and not sizes:
-            # a printed corner the detector boxed (with the pips' size known the size
-            # tells, and a turned card's box may reach over a pip beside its corner)
+        if index_mask[int(centre[1]), int(centre[0])]:
+            # a printed corner's suit (the box's middle: a turned card's box may reach
+            # over the edge of a pip beside its corner)
             continue
         (_cx, _cy), (rw, rh), _angle = cv2.minAreaRect(contour[0])
         if max(rw, rh) > ELONGATED * max(min(rw, rh), 1.0):

@@ -1,0 +1,81 @@
+"""The players' 5s read from rendered stills by the shipped detector and
+kiosk.vision.markers: every count from 0 to 10, in the table's own deck (a held-out
+one), from above and from a tablet at South's edge; what cannot be read is said, never
+guessed."""
+
+from __future__ import annotations
+
+import doctest
+
+import numpy as np
+import pytest
+
+from datasets import cards_art
+from datasets.marker_stills import random_places, render_still
+from kiosk.rules.cards import Team
+from kiosk.vision import markers
+from kiosk.vision.calibration import Calibration
+from kiosk.vision.detector import DEFAULT_MODEL
+
+DECK = "kde-standard"
+pytestmark = pytest.mark.skipif(
+    DECK not in cards_art.held_out_decks() or not cards_art.card_art_installed()
+    or not DEFAULT_MODEL.exists(), reason="needs the held-out deck's art and the model")
+
+
+@pytest.fixture(scope="module")
+def detector():  # type: ignore[no-untyped-def]
+    from kiosk.vision.detector import Detector
+
+    return Detector()
+
+
+def read(detector, count_ns: int, count_ew: int, view: str, seed: int,  # type: ignore[no-untyped-def]
+         places_of: dict[Team, tuple[float, float]] | None = None
+         ) -> dict[Team, markers.MarkerReading]:
+    rng = np.random.default_rng(seed)
+    places = random_places(rng)
+    shown = {"NS": count_ns, "EW": count_ew}
+    still = render_still(DECK, view, shown, shown, places,
+                         {"NS": ("H", "D"), "EW": ("S", "C")}, seed)
+    h, w = still.image.shape[:2]
+    calibration = Calibration.from_corners(still.corners, (w, h), view=view)
+    sizes = {s: markers.FiveSizes.of_face(cards_art.load_card(DECK, "5" + s)) for s in "CDHS"}
+    return markers.read_markers(still.image, detector.detect(still.image), calibration,
+                                places_of, sizes)
+
+
+@pytest.mark.parametrize("count", range(1, 11))
+def test_each_count_is_read_from_above(detector, count: int) -> None:  # type: ignore[no-untyped-def]
+    readings = read(detector, count, 10 - count if count != 10 else 5, "overhead", 100 + count)
+    assert readings[Team.NS].count == count, readings[Team.NS]
+
+
+@pytest.mark.parametrize("count", [1, 4, 6, 9])
+def test_counts_are_read_from_a_tablet(detector, count: int) -> None:  # type: ignore[no-untyped-def]
+    readings = read(detector, count, count, "tablet", 200 + count)
+    assert readings[Team.NS].count == count, readings[Team.NS]
+
+
+def test_nought_is_read_where_the_fives_lie_face_down(detector) -> None:  # type: ignore[no-untyped-def]
+    readings = read(detector, 0, 3, "overhead", 300)
+    assert readings[Team.NS].count == 0, readings[Team.NS]
+    assert readings[Team.EW].count == 3, readings[Team.EW]
+
+
+def test_a_side_with_no_fives_on_the_table_is_not_read_as_nought(detector) -> None:  # type: ignore[no-untyped-def]
+    """Its 5s were seen at the table's far corner; now nothing lies there."""
+    readings = read(detector, 0, 4, "overhead", 301, places_of={Team.NS: (0.5, 0.5)})
+    assert readings[Team.NS].count is None
+    assert "no face-down card" in readings[Team.NS].why
+
+
+def test_a_picture_with_no_fives_reads_nothing(detector) -> None:  # type: ignore[no-untyped-def]
+    blank = np.full((480, 480, 3), (40, 110, 50), np.uint8)
+    readings = markers.read_markers(blank, detector.detect(blank),
+                                    Calibration.default("overhead", (480, 480)))
+    assert all(r.count is None for r in readings.values())
+
+
+def test_the_examples_in_the_docstrings() -> None:
+    assert doctest.testmod(markers).failed == 0

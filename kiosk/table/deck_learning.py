@@ -71,7 +71,10 @@ class TableDeckLearning:
         self.learner = PlayLearning(detector.namer, detector.deck)
         self._lock = threading.Lock()
         self._one_worker = threading.Lock()  # hands are settled one at a time
-        self._ready: DeckProfile | None = None
+        #: a profile to read with from the next frame, and the one it grew from: it is
+        #: read with only if the table still reads with that one (a deck handed out or
+        #: enrolled meanwhile wins)
+        self._ready: tuple[DeckProfile, DeckProfile | None] | None = None
         self._finished = 0  # the session's finished hands already settled
         self._resumed_for: Path | None = None
         self._start = start or _in_a_thread
@@ -109,9 +112,12 @@ class TableDeckLearning:
     def adopt(self) -> None:
         """Read with a profile the worker adopted since the last frame (frame thread)."""
         with self._lock:
-            profile, self._ready = self._ready, None
-        if profile is None:
+            ready, self._ready = self._ready, None
+        if ready is None:
             return
+        profile, parent = ready
+        if self.detector.deck is not parent:
+            return  # the table was given another deck since: what grew from the old goes
         try:
             self.detector.use_deck(profile)
         except Exception as problem:  # a profile the detector refuses: read as before
@@ -146,8 +152,8 @@ class TableDeckLearning:
         self._resumed_for = deck_file
         learnt = load_learnt(deck_file, self.learner.profile)
         if learnt is not None:
+            self._ready = (learnt, self.detector.deck)
             self.learner = PlayLearning(self.detector.namer, learnt)
-            self._ready = learnt
 
     def finish(self, timeout: float = 30.0) -> None:
         """Let a hand being learnt finish before the kiosk closes (its network must not be
@@ -166,28 +172,32 @@ class TableDeckLearning:
     def _settle_alone(self, hand: int, accepted: list[tuple[str, str]],
                       corrected: list[tuple[str, str]]) -> None:
         with self._lock:
-            added = self.learner.settle(hand, accepted, corrected)
+            learner = self.learner
+            parent = learner.profile
+            added = learner.settle(hand, accepted, corrected)
         if not added:
             return
-        tried = len(self.learner.refits)
-        profile = self.learner.refit()
+        tried = len(learner.refits)
+        profile = learner.refit()
         self.last_note = f"Deck learning: hand {hand} taught {added} patches"
-        if len(self.learner.refits) > tried:
-            last = self.learner.refits[-1]
+        if len(learner.refits) > tried:
+            last = learner.refits[-1]
             self.last_note += (f"; a refit on {last.cards} cards named {last.after} of the "
                                f"last hand's {last.checked} right (the deck in use "
                                f"{last.before}): " + ("read with it now." if last.adopted
                                                       else "kept the deck in use."))
-        elif self.learner.cards < FEWEST_CARDS:
-            self.last_note += f"; {self.learner.cards} cards so far, too few to refit yet."
+        elif learner.cards < FEWEST_CARDS:
+            self.last_note += f"; {learner.cards} cards so far, too few to refit yet."
         else:
-            self.last_note += (f"; {self.learner.cards} cards so far: a refit waits for "
+            self.last_note += (f"; {learner.cards} cards so far: a refit waits for "
                                "another hand to be checked on.")
         self.say(self.last_note)
         if profile is None:
             return
         with self._lock:
-            self._ready = profile
+            if self.learner is not learner or self.detector.deck is not parent:
+                return  # the table was given another deck while this hand was learnt
+            self._ready = (profile, parent)
         deck_file = self.where()
         if deck_file is not None:
             try:

@@ -160,3 +160,37 @@ def test_corrected_cards_never_reach_the_pool(detector: Detector, hands: list[li
     assert learning.learner.cards == 0
     play_hands(detector, learning, hands[:1], session, first=2)
     assert learning.learner.cards > 0  # the same cards, let stand, teach
+
+
+def test_a_deck_handed_out_while_a_hand_is_learnt_wins(
+        detector: Detector, hands: list[list[Any]], tmp_path: Path) -> None:
+    """The director's deck arrives (the screen's thread swaps it in) while the worker
+    still learns a hand from the deck before: what grew from the old deck is dropped."""
+    detector.use_deck(None)
+    waiting: list[Any] = []
+    hold = False
+
+    def start(work: Any) -> None:
+        waiting.append(work) if hold else work()
+
+    learning = TableDeckLearning(detector, lambda: tmp_path / "table-3-deck.npz", start=start)
+    try:
+        session = Session()
+        play_hands(detector, learning, hands[:3], session)
+        hold = True  # the last hand is still being learnt when the deck arrives
+        play_hands(detector, learning, hands[3:], session, first=4)
+        handed = DeckProfile({"index": detector.namer.head()},  # type: ignore[union-attr]
+                             ("QC",), "Club's Bicycle jumbo")
+        detector.use_deck(handed)
+        learnt_path(tmp_path / "table-3-deck.npz").unlink(missing_ok=True)
+        tried = len(learning.learner.refits)
+        for work in waiting:
+            work()
+        assert len(learning.learner.refits) > tried and learning.learner.refits[-1].adopted
+        learning.adopt()
+        assert detector.deck is handed
+        assert not learnt_path(tmp_path / "table-3-deck.npz").exists()
+        learning.follow(session)  # the next change: learning starts again from it
+        assert learning.learner.profile is handed
+    finally:
+        detector.use_deck(None)

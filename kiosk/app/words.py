@@ -83,16 +83,11 @@ def kitty_doubt_words(doubt: KittyDoubt, dealer: str) -> str:
     """What the camera saw of the turn-up, against the bids tapped, as a question with
     what to do (short: it shares the live screen's notice box).
 
-    >>> kitty_doubt_words(KittyDoubt(seen="turned_down", maker="E"), "N")
-    'The camera saw the turn-up turned down. Did East order it up? If not, tap Undo.'
-    >>> kitty_doubt_words(KittyDoubt(seen="taken", maker=None), "N")
+    >>> kitty_doubt_words(KittyDoubt(seen="taken"), "N")
     'The camera saw North pick up the turn-up. Was it ordered up? If so, tap Undo.'
     """
-    if doubt.maker is None:
-        return (f"The camera saw {seat_name(dealer)} pick up the turn-up. Was it ordered up? "
-                "If so, tap Undo.")
-    return (f"The camera saw the turn-up turned down. Did {seat_name(doubt.maker)} order it "
-            "up? If not, tap Undo.")
+    return (f"The camera saw {seat_name(dealer)} pick up the turn-up. Was it ordered up? "
+            "If so, tap Undo.")
 
 
 def points_words(points: dict[str, int], teams: dict[str, str]) -> str:

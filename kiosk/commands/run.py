@@ -305,6 +305,7 @@ def _feed(session: Any, presenter: Any, capture: Any, source: str, video: str | 
             rebuild=lambda cal: FramePipeline(choice.detector, calibration=cal, view=view),
             learning=_learning_in_play(session, choice.detector, learn))
         reader = follower
+        follower.marker_watch = _marker_watch(session, follower, choice.detector, view)
         presenter.camera_setup.camera_view = view
         presenter.camera_setup.on_saved = follower.recalibrate
         presenter.deck_setup.detector = choice.detector
@@ -314,6 +315,27 @@ def _feed(session: Any, presenter: Any, capture: Any, source: str, video: str | 
                      hold=hold and video is not None, pace=pace)
     CameraLink(session, presenter, feed, follower, from_start=video is not None).update()
     return feed
+
+
+def _marker_watch(session: Any, follower: Any, detector: Any, view: str) -> Any:
+    """The players' 5s read once a hand (kiosk.table.marker_watch) with the trick
+    reader's calibration, the counts recorded on the UI thread."""
+    from kiosk.table.marker_watch import MarkerWatch
+    from kiosk.vision.calibration import Calibration
+
+    def calibration_of(frame: Any) -> Any:
+        size = (int(frame.shape[1]), int(frame.shape[0]))
+        saved = getattr(follower.pipeline, "calibration", None)
+        return saved.scaled(size) if saved is not None else Calibration.default(view, size)
+
+    def recorded(counts: Any) -> None:
+        from kivy.clock import Clock
+
+        Clock.schedule_once(lambda _dt: session.see_markers(counts))
+
+    watch = MarkerWatch(detector, calibration_of, recorded)
+    session.subscribe(watch.follow)
+    return watch
 
 
 def _learning_in_play(session: Any, detector: Any, wanted: bool) -> Any:

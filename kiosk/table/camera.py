@@ -168,6 +168,8 @@ class HandFollower:
         self._told: Any = None  # the hand the pipeline was last told of
         self._dealt: Any = None  # the hand whose deal the pipeline was last told of
         self._in_play = False  # that hand's cards are being played
+        #: reads the players' 5s once a hand (kiosk.table.marker_watch), if a table has one
+        self.marker_watch: Any = None
 
     def recalibrate(self, calibration: Any) -> None:
         """A calibration was saved (UI thread): read the next frames with it."""
@@ -200,6 +202,8 @@ class HandFollower:
         events: list[VisionEvent] = self.pipeline(frame, t)
         if self.learning is not None and self._in_play:
             self.learning.look(self._told, self.pipeline)
+        if self.marker_watch is not None:
+            self.marker_watch.look(frame)
         return events
 
 

@@ -18,8 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(__file__).with_name("ui_run.py")
 SHOTS = ("rules", "setup", "setup-keyboard", "voice", "pairing", "calibration-taps",
          "calibration", "bidding-turn-up", "bidding-explained", "bidding-undo",
-         "bidding-camera-turn-up", "live-kitty-doubt", "live", "correction", "score-hand-1",
-         "renege",
+         "bidding-camera-turn-up", "live", "correction", "score-hand-1", "renege",
          "score-game-won", "game-end")
 
 

@@ -160,3 +160,21 @@ def test_a_kitty_event_keeps_its_facts_through_the_journal() -> None:
 
     event = KittySeen("W", "AD", KittyChange.TURNED_DOWN, 12.5, 1.0)
     assert event_from_json(event.to_json()) == event
+
+
+def test_the_turn_up_half_hidden_on_the_kitty_is_never_played_in_the_dealers_zone() -> None:
+    """Rendered deal 30104, read by the model: North's hand over the kitty hides the
+    nine of hearts' outer corner; its inner corner alone lies in North's zone. It is the
+    turn-up still, not North's first card (the reader once played it, out of turn)."""
+    inner, outer = (0.769, 0.146), (0.834, 0.079)
+
+    def box(at: tuple[float, float]) -> dict[str, Any]:
+        x, y = 1000 * at[0], 1000 * at[1]
+        return {"card": "9H", "confidence": 0.97, "box": [x - 8, y - 12, x + 8, y + 12]}
+
+    reader = dealt()
+    events = run(reader, 0.0, 2.0, lambda t: [box(inner), box(outer)])
+    reader.new_hand("E", trump="H")  # East ordered it up
+    events += run(reader, 2.0, 4.0, lambda t: [box(inner)])
+    assert kitty_events(events) == [("shown", "N", "9H")]
+    assert not [e for e in events if isinstance(e, (CardPlayed, ReaderWarning))]

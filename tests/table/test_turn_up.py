@@ -85,18 +85,19 @@ def test_the_dealer_seen_picking_it_up_questions_four_passes(new_session: Opener
         "The camera saw North pick up the turn-up. Was it ordered up? If so, tap Undo.")
 
 
-def test_the_turn_up_seen_turned_down_questions_an_order_on_the_live_screen(
-        new_session: Opener) -> None:
+def test_a_turn_up_seen_turned_down_questions_no_order(new_session: Opener) -> None:
+    """Gone where it lay may be turned down, or lifted straight up under the dealer's hand:
+    the camera cannot tell, so an order stands without a question (and the dealer still
+    may play the card)."""
     s = new_session()
     p = TablePresenter(s)
     s.feed(kitty(KittyChange.SHOWN))
     order = next(b.index for b in p.bidding_view().buttons if b.label == "Order it up")
-    assert p.tap_bid(order)  # East orders it up ...
-    assert s.phase == "playing"
-    s.feed(kitty(KittyChange.TURNED_DOWN, t=6.0))  # ... but North turns it face down
-    assert ("The camera saw the turn-up turned down. Did East order it up? If not, tap Undo."
-            ) in p.live_view().notices
-    assert s.reader_context()["kept_by"] == "N"  # the bids stand until the players change them
+    assert p.tap_bid(order)  # East orders it up
+    s.feed(kitty(KittyChange.TURNED_DOWN, t=6.0))
+    assert s.hand is not None and s.hand.kitty_seen == "turned_down"  # kept, as seen
+    assert not p.live_view().notices
+    assert s.reader_context()["kept_by"] == "N"
 
 
 def test_what_the_camera_saw_agreeing_with_the_bids_says_nothing(tmp_path: Path) -> None:

@@ -183,22 +183,26 @@ class TrickReader:
         self._now = t
         seen = self._frame.see(t, detections)
         events: list[VisionEvent] = []
-        if self._kitty is not None and not (self._hand.history or self._trick.plays):
+        sightings = seen.sightings
+        kitty = self._kitty
+        if kitty is not None and not (self._hand.history or self._trick.plays):
             # (until the first card is played: a trick gathered to the dealer's side
             # passes face up through the band)
-            events += self._kitty.see(t, [(s.card, s.score, _points(s)) for s in seen.sightings],
-                                      seen.backs)
+            events += kitty.see(t, [(s.card, s.score, _points(s)) for s in sightings],
+                                seen.backs)
+            # the turn-up on the kitty is never a card played, however little of it shows
+            sightings = [s for s in sightings if not kitty.claims(s.card, _points(s))]
         by_card: dict[str, list[CardSighting]] = {}
-        for s in seen.sightings:
+        for s in sightings:
             by_card.setdefault(s.card, []).append(s)
         for card, found in by_card.items():
             self._following.follow(card, found, t, self._trick, self._hand.played)
         known = self._hand.played | self._trick.cards()
-        self._occupancy.note(t, {s.seat for s in seen.sightings
+        self._occupancy.note(t, {s.seat for s in sightings
                                  if s.seat is not None and s.card not in known}
                              | seen.faint_seats, self.config)
         self._trick.note_gathered(
-            t, {s.seat for s in seen.sightings if s.seat is not None} | seen.faint_seats,
+            t, {s.seat for s in sightings if s.seat is not None} | seen.faint_seats,
             self.config)
         events += self._check_cleared(t)
         if len(self._hand.history) < TRICKS_PER_HAND:  # (after the fifth the hand is over)

@@ -40,8 +40,10 @@ from kiosk.vision.reader.config import ReaderConfig
 BAND_END = 0.56
 #: a face read this far (table units) from where the turn-up rested is another card
 NEAR = 0.12
-#: the turn-up read this much further toward the dealer's edge than it rested was being
-#: carried off (a hand brushing it moves it less)
+#: a corner of the turn-up read this far (table units) from every place a corner of it lay
+#: at rest, and this much further toward the dealer's edge than its inner corner lay, shows
+#: it being carried off (a hand brushing it moves it less)
+MOVED = 0.03
 CARRIED = 0.015
 #: a face-down card this near where the turn-up rested covers its place
 SAME_PLACE = 0.07
@@ -110,6 +112,18 @@ class KittyWatch:
             return self._read(t, faces)
         return self._follow(t, faces, [(float(p[0]), float(p[1])) for p in backs])
 
+    def claims(self, card: str, corners: Sequence[tuple[float, float]]) -> bool:
+        """Whether a card read at ``corners`` is the turn-up still lying on the kitty (or a
+        name being read there): the trick reader leaves it alone. A hand over the kitty
+        can hide the turn-up's outer corner, and its inner one alone lies in the dealer's
+        zone: it is still the kitty, not a card played."""
+        x, y = _middle(corners)
+        if self.card is not None and self.place is not None:
+            return card == self.card and math.hypot(x - self.place[0], y - self.place[1]) <= NEAR
+        seen = self._names.get(card)
+        return seen is not None and any(math.hypot(x - wx, y - wy) <= NEAR
+                                        for wx, wy in seen.where[-3:])
+
     def out_of_play(self, seat: Seat) -> set[str]:
         """The turn-up, when ``seat`` can no longer play it: turned down, nobody can;
         taken, only the dealer can."""
@@ -119,15 +133,18 @@ class KittyWatch:
             return set()
         return {self.card}
 
-    def _moved_out(self, point: tuple[float, float]) -> float:
-        """How much further toward the dealer's edge a corner read at ``point`` lies than
-        the same corner (the nearest) lay at rest. Corners, not their middle: a hand hiding
-        one corner moves the middle; and the outer corner of a card slid toward the edge
-        soon leaves the part of the picture the detector reads, the inner one is seen
-        coming after it."""
+    def _moved_out(self, point: tuple[float, float]) -> bool:
+        """Whether a corner read at ``point`` shows the turn-up moved toward the dealer's
+        edge: it lies where no corner lay while the card rested (``MOVED`` away from each),
+        and further out than the inner one lay. Corners, not their middle: a hand hiding
+        one corner moves the middle, and shrinks a corner's box by less than ``MOVED``; and
+        the outer corner of a card slid off soon leaves the part of the picture the
+        detector reads, the inner one is seen coming after it."""
+        if any(math.hypot(r[0] - point[0], r[1] - point[1]) < MOVED for r in self._rest):
+            return False
         ax, ay = _AXIS[self.dealer]
-        x, y = min(self._rest, key=lambda r: math.hypot(r[0] - point[0], r[1] - point[1]))
-        return (point[0] - x) * ax + (point[1] - y) * ay
+        inner = min((r[0] - 0.5) * ax + (r[1] - 0.5) * ay for r in self._rest)
+        return (point[0] - 0.5) * ax + (point[1] - 0.5) * ay > inner + CARRIED
 
     # ---- before it is named: the turn-up read ------------------------------------------
     def _read(self, t: float, faces: list[Face]) -> list[VisionEvent]:
@@ -170,7 +187,7 @@ class KittyWatch:
             if name != self.card or math.hypot(x - px, y - py) > NEAR:
                 continue
             seen_now, self._last_face, self._covered = True, t, False
-            if any(self._moved_out(p) >= CARRIED for p in corners):
+            if any(self._moved_out(p) for p in corners):
                 self._carried = True
         if seen_now:
             return []

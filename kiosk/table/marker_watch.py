@@ -1,0 +1,76 @@
+"""When the camera reads the players' 5s: once a hand, a few seconds into the next deal.
+
+Why then: the players move their 5s as the hand is scored, while the next dealer
+gathers and shuffles; by the time the new hand's bidding starts they have done it, and
+no card is being played that a reading could get in the way of. One full picture is
+read then (the detector's whole frame, not the play area the trick reader looks at: the
+5s lie at the side of the table), in the frame thread, and the counts are handed on to
+be recorded on the UI thread (:meth:`kiosk.table.session.TableSession.see_markers`).
+
+The watch remembers where each side's 5s were read, so a side at nought (its 5s face
+down, no pip in sight) is found there next time (kiosk.vision.markers).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from kiosk.rules.cards import Team
+from kiosk.table.markers import wanted
+
+#: seconds into a new deal before the 5s are read (they have been moved by then)
+SETTLE = 4.0
+
+
+class MarkerWatch:
+    """Reads the 5s once per hand; `follow` on the UI thread, `look` on the frame thread."""
+
+    def __init__(self, detector: Any, calibration_of: Callable[[Any], Any],
+                 on_read: Callable[[dict[Team, int | None]], None],
+                 sizes: Mapping[str, Any] | None = None, settle: float = SETTLE,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        """``calibration_of(frame)`` gives the table's calibration for a frame (the trick
+        reader's, or the view's default); ``on_read`` gets each side's count (None:
+        could not read) and must move it to the UI thread itself."""
+        self.detector = detector
+        self.calibration_of = calibration_of
+        self.on_read = on_read
+        self.sizes = dict(sizes or {})
+        self.settle = settle
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._due: tuple[int, float] | None = None  # (hand, when) of the next reading
+        self._read: int | None = None  # the hand whose deal was last read at
+        self.places: dict[Team, tuple[float, float]] = {}
+
+    def follow(self, session: Any) -> None:
+        """After every change to the session (UI thread): a new deal after a scored hand,
+        at a table that keeps its 5s, arms one reading."""
+        hand = session.hand
+        number = hand.number if hand is not None else None
+        with self._lock:
+            if (number is None or number < 2 or number == self._read
+                    or not wanted(session.profile, session.markers)
+                    or (self._due is not None and self._due[0] == number)):
+                return
+            self._due = (number, self.clock() + self.settle)
+
+    def look(self, frame: Any) -> bool:
+        """Read the 5s on this frame if a reading is due (frame thread); True if read."""
+        with self._lock:
+            due = self._due
+            if due is None or self.clock() < due[1]:
+                return False
+            self._due, self._read = None, due[0]
+        from kiosk.vision.markers import read_markers
+
+        readings = read_markers(frame, self.detector.detect(frame), self.calibration_of(frame),
+                                self.places, self.sizes)
+        for side, reading in readings.items():
+            if reading.read and reading.place is not None:
+                self.places[side] = reading.place
+        self.on_read({side: reading.count for side, reading in readings.items()})
+        return True

@@ -38,6 +38,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from datasets.camera_pose import CameraPose
 from datasets.hand_script import (
     CARD_W,
     EUCHRE,
@@ -63,8 +64,11 @@ __all__ = ["EUCHRE", "VIEW_SIZES", "Glare", "Key", "Look", "Scene", "SceneRender
 
 
 # ---- the camera -------------------------------------------------------------------------
-def table_corners(view: str, size: tuple[int, int], rng: Rng) -> np.ndarray:
-    """Pixel positions of the table square's corners NW, NE, SE, SW for a camera."""
+def table_corners(view: str, size: tuple[int, int], rng: Rng,
+                  pose: CameraPose | None = None) -> np.ndarray:
+    """Pixel positions of the table square's corners NW, NE, SE, SW for a camera;
+    ``pose`` moves them after the draws (:mod:`datasets.camera_pose`), so a seed renders
+    the same table without one."""
     w, h = size
     if view == "overhead":
         inset = rng.uniform(0.0, 0.05, size=(4, 2))
@@ -77,6 +81,8 @@ def table_corners(view: str, size: tuple[int, int], rng: Rng) -> np.ndarray:
         corners = np.array(TABLET_CORNERS) + rng.uniform(-0.03, 0.03, size=(4, 2))
     else:
         raise ValueError(f"unknown view {view!r}")
+    if pose is not None:
+        corners = pose.place(corners, aspect=w / h)
     return corners * (w, h)
 
 
@@ -96,7 +102,8 @@ class SceneRenderer:
     """Draws a scene frame by frame and lists the corner boxes a perfect detector would see."""
 
     def __init__(self, scene: Scene, view: str, seed: int, size: tuple[int, int] | None = None,
-                 mat: bool = False, deck: str | None = None) -> None:
+                 mat: bool = False, deck: str | None = None,
+                 pose: CameraPose | None = None) -> None:
         from datasets import cards_art, surfaces
 
         rng = np.random.default_rng(seed)
@@ -106,7 +113,8 @@ class SceneRenderer:
         if not decks:
             raise RuntimeError("no card decks installed (gnome-cards-data)")
         self.deck = deck or decks[int(rng.integers(len(decks)))]
-        self.corners = table_corners(view, self.size, rng)
+        self.pose = pose
+        self.corners = table_corners(view, self.size, rng, pose)
         w, h = self.size
         per_unit = max(float(np.linalg.norm(self.corners[2] - self.corners[3])),
                        float(np.linalg.norm(self.corners[1] - self.corners[2])))
@@ -413,15 +421,16 @@ def truth_of(scene: Scene, renderer: SceneRenderer, fps: float, frames: list[Any
 def render_hand(record: dict[str, Any], out: str | Path | None, *, seed: int = 0,
                 view: str = "overhead", fps: float = 12.0, size: tuple[int, int] | None = None,
                 mat: bool = False, tricks: Tricks | None = None, pixels: bool = True,
-                kitty: bool = False, deck: str | None = None, until: float | None = None
-                ) -> dict[str, Any]:
+                kitty: bool = False, deck: str | None = None, until: float | None = None,
+                pose: CameraPose | None = None) -> dict[str, Any]:
     """Render a hand record to ``out`` (.mp4 or .avi) and write ``out`` + ``.truth.json``.
 
     With ``pixels=False`` only the truth (with its per-frame boxes) is made: the
     oracle benchmark needs no pictures. ``kitty`` puts the deal's kitty and the bidding
     before the play (:mod:`datasets.kitty`; the truth's ``kitty``); without it a seed
     renders as it always did. ``deck`` picks the card art; ``until`` stops the video
-    after that many seconds. Returns the truth.
+    after that many seconds; ``pose`` stands the camera off its view's default place
+    (:mod:`datasets.camera_pose`; the truth's ``pose``). Returns the truth.
     """
     rng = np.random.default_rng(seed)
     scene = script_hand(record, rng, tricks or Tricks())
@@ -430,7 +439,8 @@ def render_hand(record: dict[str, Any], out: str | Path | None, *, seed: int = 0
         from datasets.kitty import add_kitty
 
         kitty_truth = add_kitty(scene, np.random.default_rng(seed + KITTY_SEED))
-    renderer = SceneRenderer(scene, view, seed=seed + 7919, size=size, mat=mat, deck=deck)
+    renderer = SceneRenderer(scene, view, seed=seed + 7919, size=size, mat=mat, deck=deck,
+                             pose=pose)
     writer = None
     if pixels and out is not None:
         out = Path(out)
@@ -449,6 +459,8 @@ def render_hand(record: dict[str, Any], out: str | Path | None, *, seed: int = 0
         if writer is not None:
             writer.release()
     truth = truth_of(scene, renderer, fps, frames)
+    if pose is not None:
+        truth["pose"] = {"shift": list(pose.shift), "scale": pose.scale, "turn": pose.turn}
     if kitty_truth is not None:
         truth["kitty"] = kitty_truth.to_json()
     if out is not None:

@@ -52,6 +52,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from datasets import handvideo as hv  # noqa: E402
+from datasets.camera_pose import CameraPose, PoseError  # noqa: E402
 from kiosk.vision.calibration import Calibration  # noqa: E402
 from kiosk.vision.detector import confidence_problem  # noqa: E402
 from kiosk.vision.events import CardPlayed, CardReread, TrickCleared  # noqa: E402
@@ -81,21 +82,23 @@ if TYPE_CHECKING:
 NOISE_CYCLE = ("typical", "harsh", "clean")
 
 
-def plan(i: int, base_seed: int) -> dict[str, Any]:
-    """What hand ``i`` is: seed, view, mat, noise level (so every mix is covered)."""
+def plan(i: int, base_seed: int, view: str | None = None) -> dict[str, Any]:
+    """What hand ``i`` is: seed, view (alternating, unless one is given), mat, noise level
+    (so every mix is covered)."""
     seed = base_seed + i
-    return {"seed": seed, "view": ("overhead", "tablet")[i % 2], "mat": i % 3 == 2,
+    return {"seed": seed, "view": view or ("overhead", "tablet")[i % 2], "mat": i % 3 == 2,
             "noise": NOISE_CYCLE[i % 3] if i % 6 < 3 else NOISE_CYCLE[(i + 1) % 3]}
 
 
-def set_plans(hands: int, base_seed: int, first: int = 0) -> list[dict[str, Any]]:
+def set_plans(hands: int, base_seed: int, first: int = 0, view: str | None = None
+              ) -> list[dict[str, Any]]:
     """The plans of a set of ``hands`` from its ``first`` hand on: a part of a set is the
     same hands, views, mats and cameras as they are in the whole set.
 
     >>> [(p["seed"], p["view"]) for p in set_plans(4, 100, first=1)]
     [(101, 'tablet'), (102, 'overhead'), (103, 'tablet')]
     """
-    return [plan(i, base_seed) for i in range(first, hands)]
+    return [plan(i, base_seed, view) for i in range(first, hands)]
 
 
 def render(job: dict[str, Any]) -> dict[str, Any]:
@@ -105,6 +108,8 @@ def render(job: dict[str, Any]) -> dict[str, Any]:
     scale = job.get("scale", 1.0)
     size = tuple(round(v * scale) for v in hv.VIEW_SIZES[job["view"]])
     tag = "" if scale == 1.0 else f"-{size[0]}x{size[1]}"
+    pose = camera_pose(job)
+    tag += "" if pose is None else f"-pose-{pose.tag}"
     out = Path(job["dir"]) / f"hand-{job['seed']:04d}-{job['view']}{tag}.mp4"
     truth_file = hv.truth_path(out)
     pixels = not job.get("streams")
@@ -113,10 +118,35 @@ def render(job: dict[str, Any]) -> dict[str, Any]:
         record = hv.random_hand(rng, renege_rate=0.03)
         truth = hv.render_hand(record, out if pixels else None, seed=job["seed"],
                                view=job["view"], fps=job["fps"], mat=job["mat"], pixels=pixels,
-                               size=size)
+                               size=size, pose=pose)
         if not pixels:
             truth_file.write_text(json.dumps(truth, separators=(",", ":")), encoding="utf-8")
     return {**job, "video": str(out), "truth": str(truth_file)}
+
+
+#: added to a hand's seed for its random camera pose (``--pose random``), so the hand and
+#: its table keep their own draws
+POSE_SEED = 7177
+
+
+def camera_pose(job: dict[str, Any]) -> CameraPose | None:
+    """The camera pose a job names (``--pose``), or None: the view's own place."""
+    text = job.get("pose")
+    if not text:
+        return None
+    return CameraPose.parse(text, rng=np.random.default_rng(job["seed"] + POSE_SEED))
+
+
+def wrong_seats(want: list[list[str]], got: list[list[str]]) -> int:
+    """Cards read in another seat than the one that played them (in any trick): the
+    reader's seat attribution, apart from its naming.
+
+    >>> wrong_seats([["N:9C", "E:TC"]], [["E:9C"], ["N:TC", "W:AS"]])
+    2
+    """
+    seat_of = {p.split(":")[1]: p.split(":")[0] for trick in want for p in trick}
+    return sum(1 for trick in got for p in trick
+               if seat_of.get(p.split(":")[1], p.split(":")[0]) != p.split(":")[0])
 
 
 def verdict(record: dict[str, Any], tricks: list[list[str]]) -> tuple[set[Any], str | None]:
@@ -241,6 +271,7 @@ def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
     read_slots = {(k, p.split(":")[0]): p for k, trick in enumerate(got) for p in trick}
     wrong = sum(1 for slot, p in true_slots.items() if read_slots.get(slot) != p)
     wrong += sum(1 for slot in read_slots if slot not in true_slots)
+    pose = camera_pose(job)  # (drawn again as render drew it: the same numbers)
     asked = asked_seats(reading.events)
     after = answered(want, got, asked)
     reneges, error = renege_counts(record, want, got, after)
@@ -250,6 +281,8 @@ def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
     return {
         "seed": job["seed"], "view": job["view"], "mat": job["mat"], "noise": job["noise"],
         "calibrated_by": reading.calibration.source if reading.calibration else None,
+        "pose": job.get("pose") or "default", "wrong_seats": wrong_seats(want, got),
+        "pose_drawn": None if pose is None else pose.tag,
         "tricks": max(len(want), len(got)), "exact": exact, "plays": len(true_slots),
         "exact_after_answers": sum(1 for a, b in zip(want, after, strict=False) if a == b),
         "questions": len(asked),
@@ -398,9 +431,9 @@ def summarize(name: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
         warnings.update(r["warnings"])
         tricky.update(r["tricky"])
     by: dict[str, str] = {}
-    for key in ("view", "noise", "mat"):
-        for value in sorted({str(r[key]) for r in rows}):
-            sel = [r for r in rows if str(r[key]) == value]
+    for key in ("view", "noise", "mat", "pose"):
+        for value in sorted({str(r.get(key)) for r in rows}):
+            sel = [r for r in rows if str(r.get(key)) == value]
             t = sum(r["tricks"] for r in sel)
             by[f"{key}={value}"] = f"{sum(r['exact'] for r in sel)}/{t}"
     return {
@@ -413,6 +446,8 @@ def summarize(name: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
         "tricks_exact_after_answers": sum(r["exact_after_answers"] for r in rows),
         "questions_per_hand": round(sum(r["questions"] for r in rows) / max(len(rows), 1), 2),
         "plays": plays, "wrong_cards_per_1000": round(1000.0 * wrong / max(plays, 1), 2),
+        # cards read in another seat than the one that played them
+        "wrong_seats": sum(r.get("wrong_seats", 0) for r in rows),
         "false_reneges": sum(r["false_reneges"] for r in rows),
         "false_reneges_after_answers": sum(r.get("false_reneges_after_answers", 0) for r in rows),
         # ... and once the players looked at the two cards the renege screen shows
@@ -503,6 +538,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="model: learn the deck during play as the kiosk does, hand after "
                              "hand in one process (kiosk.table.deck_learning), the players "
                              "answering each question and correcting each wrong card")
+    parser.add_argument("--view", choices=("overhead", "tablet"), default=None,
+                        help="every hand from this view (default: overhead and tablet by turns)")
+    parser.add_argument("--pose", default=None,
+                        help="stand the camera off its view's default place: 'x=0.08,y=-0.05,"
+                             "scale=1.1,turn=6' (shares of the frame, degrees clockwise), or "
+                             "'random' (each hand its own, within 8 %% / 10 %% / 6 degrees); "
+                             "the reader still uses the view's default unless the mat is there")
     parser.add_argument("--streams", action="store_true",
                         help="oracle only: skip the pictures, feed the scene's boxes (fast; "
                              "no video decoding, no mat calibration)")
@@ -519,6 +561,11 @@ def main(argv: list[str] | None = None) -> int:
         problem = None if value is None else confidence_problem(option, value)
         if problem:
             parser.error(problem)
+    if args.pose is not None:
+        try:
+            camera_pose({"pose": args.pose, "seed": 0})
+        except PoseError as problem:
+            parser.error(str(problem))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     jobs = [hand | {"dir": str(out), "fps": args.fps, "model": args.model,
@@ -527,8 +574,8 @@ def main(argv: list[str] | None = None) -> int:
                     "scale": args.scale, "index_pixels": args.index_pixels,
                     "box_confidence": args.box_confidence,
                     "proposal_confidence": args.proposal_confidence, "resume": args.resume,
-                    "learn": args.learn}
-            for hand in set_plans(args.hands, args.seed, args.from_hand)]
+                    "learn": args.learn, "pose": args.pose}
+            for hand in set_plans(args.hands, args.seed, args.from_hand, args.view)]
     started = time.time()
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         jobs = list(pool.map(render, jobs))

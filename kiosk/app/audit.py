@@ -69,6 +69,18 @@ def _off_screen(w: Any, picture: np.ndarray) -> bool:
     return bool(x0 < -1 or y0 < -1 or x0 + w.width > width + 1 or y0 + w.height > height + 1)
 
 
+def _spills(w: Any) -> bool:
+    """The words take more room than their box: a sentence that grew past the lines it
+    was given runs over whatever lies below it. Half a line of slack: a large numeral's
+    line is taller than its glyph, which fits. A label that shortens its words with an
+    ellipsis has chosen to."""
+    texture = getattr(w, "texture_size", None)
+    if not texture or getattr(w, "shorten", False):
+        return False
+    slack = 0.5 * float(getattr(w, "font_size", 0))
+    return bool(texture[1] > w.height + slack or texture[0] > w.width + 2)
+
+
 def plain_text(text: str) -> str:
     return _MARKUP.sub("", text)
 
@@ -105,6 +117,8 @@ def audit(screen: Any, picture: np.ndarray) -> list[Finding]:
                                                  "capitals"))
         if CARD_CODE.search(words):
             findings.append(Finding("card code", f"{name} says {words!r}"))
+        if _spills(w):
+            findings.append(Finding("overflow", f"{name}'s words spill out of their box"))
         findings += _empty_boxes(w, text, name)
         findings += _contrast(w, text, name, picture, height)
         if _TAP_PROMPT.search(words) and not tappable:  # a button's own words are its target

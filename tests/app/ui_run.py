@@ -399,7 +399,8 @@ def steps(d: Driver, session: TableSession) -> Iterator[float]:
 
 def audit_can_fail(d: Driver) -> Iterator[float]:
     """The audit finds what it is there to find: a small, faint button that prints a card
-    code, and a suit symbol in Roboto, laid on the game's end screen for one picture."""
+    code, a suit symbol in Roboto, a label past the window's edge and a sentence spilling
+    out of its box, laid on the game's end screen for one picture."""
     from kivy.uix.button import Button
     from kivy.uix.label import Label
 
@@ -410,15 +411,21 @@ def audit_can_fail(d: Driver) -> Iterator[float]:
                 pos=(60, 10))
     beyond = Label(text="Beyond the edge", font_size=40, size_hint=(None, None),
                    size=(300, 60), pos=(Window.width - 100, 10))
+    spilling = Label(text="A sentence far too long for the two lines it was given to hold",
+                     font_size=40, size_hint=(None, None), size=(300, 90), pos=(400, 300))
+    spilling.text_size = (300, None)
     d.screen.add_widget(bad)
     d.screen.add_widget(box)
     d.screen.add_widget(beyond)
+    d.screen.add_widget(spilling)
     yield from d.shot("audit-check")
     found = d.findings.pop("audit-check")
     d.screen.remove_widget(bad)
     d.screen.remove_widget(box)
     d.screen.remove_widget(beyond)
-    for rule in ("target", "text size", "contrast", "card code", "empty box", "off screen"):
+    d.screen.remove_widget(spilling)
+    for rule in ("target", "text size", "contrast", "card code", "empty box", "off screen",
+                 "overflow"):
         assert any(f.startswith(rule) for f in found), f"the audit missed a {rule}: {found}"
     (d.shots / f"{d.prefix}audit-check.png").unlink()
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -60,6 +61,9 @@ KNOWN_SIZE = (0.82, 1.3)
 #: where ink begins, between the paper (0) and the strongest ink on the cards (1): half
 #: way keeps a blurred pip its printed size
 INK_CUT = 0.5
+#: two suits' pips whose radii differ by less than this share are told apart by shape,
+#: not size (clubs and spades in most decks)
+ALIKE = 1.12
 #: a blob this many times longer than wide is no pip (a diamond is about 1.5)
 ELONGATED = 1.9
 #: a card's width in table units (63 mm on a 75 cm play area), to size pips by
@@ -232,7 +236,7 @@ def _pip_beside(image: np.ndarray, calibration: Calibration, place: Sequence[flo
     cards = _fill_holes(paper)
     card_w = CARD_UNITS * PATCH_SCALE
     for red in (True, False):
-        ink = _ink(patch, lab, red, np.zeros(3), cards, card_w) & (paper == 0) & (cards > 0)
+        ink = _ink(patch, lab, red, cards, card_w) & (paper == 0) & (cards > 0)
         n, _labels, stats, _c = cv2.connectedComponentsWithStats(ink.astype(np.uint8),
                                                                  connectivity=8)
         known = [s for suit, s in sizes.items() if (suit in RED) == red]
@@ -287,7 +291,8 @@ def _read_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Det
     # the two 5s are of one colour (the rule book): a face-up top card may be either
     # suit of it, named or not; under a face-down top only the named bottom 5 shows
     colour = RED if red else frozenset({"C", "S"})
-    shown = suits if _back_on(fives, dets, calibration) else colour
+    face_down_top = _back_on(fives, dets, calibration)
+    shown = suits if face_down_top else colour
     known = [sizes[suit] for suit in shown if suit in sizes]
     smallest = min((s.pip for s in known), default=0.01)
     if math.sqrt(4 * smallest / math.pi) * _card_pixels(calibration, place) < MIN_PIP_PIXELS:
@@ -299,31 +304,21 @@ def _read_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Det
     faces = [d for d in dets if d.card != FACE_DOWN]
     for quad in _boxes_in_patch(faces, to_patch):
         cv2.fillPoly(index_mask, [np.round(_grow(quad, 0.7)).astype(np.int32)], 255)
-    # the paper's colour: the light part of the 5s' printed corners
-    five_mask = np.zeros((h, w), np.uint8)
-    for quad in _boxes_in_patch(fives, to_patch):
-        cv2.fillPoly(five_mask, [np.round(_grow(quad, 1.6)).astype(np.int32)], 255)
-    samples = lab[five_mask > 0]
-    if len(samples) < 20:
-        return MarkerReading(side, None, place=place, why="the 5s' corners are off the picture")
-    light = samples[samples[:, 0] >= np.percentile(samples[:, 0], 60)]
-    paper = np.median(light, axis=0)
-    # light and shade change the paper's lightness across a pair (one card in a lamp's
-    # light, the other in shade) far more than its hue: paper is of the hue, and light
-    distance = np.hypot(lab[:, :, 1] - paper[1], lab[:, :, 2] - paper[2])
-    is_paper = ((distance < PAPER_HUE) & (lab[:, :, 0] > 0.65 * paper[0])).astype(np.uint8)
-    n, labels, stats, _c = cv2.connectedComponentsWithStats(is_paper, connectivity=4)
-    near_fives = set(np.unique(labels[(five_mask > 0) & (is_paper > 0)]).tolist()) - {0}
+    # the paper: found around each 5's printed corner with that corner's own paper as the
+    # reference (one card of a pair may lie in a lamp's light, the other in shade)
     card_area = (CARD_UNITS * PATCH_SCALE) ** 2 * 1.4
-    keep = [i for i in near_fives if stats[i, 4] > 0.05 * card_area]
-    if not keep:
+    face = np.zeros((h, w), bool)
+    for quad in _boxes_in_patch(fives, to_patch):
+        around = np.zeros((h, w), np.uint8)
+        cv2.fillPoly(around, [np.round(_grow(quad, 1.6)).astype(np.int32)], 255)
+        face |= _paper(lab, around > 0, card_area)
+    if not face.any():
         return MarkerReading(side, None, place=place, why="no paper around the 5s' corners")
-    face = np.isin(labels, keep)
     cards = _fill_holes(face.astype(np.uint8))
     if _glare(lab, cards, card_area):
         return MarkerReading(side, None, place=place, why="a glare on the 5s")
     card_w = CARD_UNITS * PATCH_SCALE
-    ink = _ink(patch, lab, red, paper, cards, card_w)
+    ink = _ink(patch, lab, red, cards, card_w)
     hn, hlabels, hstats, _hc = cv2.connectedComponentsWithStats(ink.astype(np.uint8),
                                                                 connectivity=8)
     card_w = CARD_UNITS * PATCH_SCALE
@@ -346,9 +341,9 @@ def _read_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Det
         contour, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         hull = cv2.convexHull(contour[0])
         centre = (x + bw / 2, y + bh / 2)
-        if index_mask[int(centre[1]), int(centre[0])]:
-            # a printed corner's suit (the box's middle: a turned card's box may reach
-            # over the edge of a pip beside its corner)
+        if index_mask[int(centre[1]), int(centre[0])] and (face_down_top or not sizes):
+            # a printed corner's suit (the box's middle); not under a face-up 5 turned on
+            # its bottom one, whose corner's box reaches over the pips beside it
             continue
         (_cx, _cy), (rw, rh), _angle = cv2.minAreaRect(contour[0])
         if max(rw, rh) > ELONGATED * max(min(rw, rh), 1.0):
@@ -359,7 +354,19 @@ def _read_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Det
         else:
             blobs.append((area, *centre))
     if known:
-        pips = [b for b in blobs if _is_pip(b[0] / card_w ** 2, known)]
+        whose = [(suit, sizes[suit]) for suit in shown if suit in sizes]
+        by_suit: dict[str, list[tuple[int, float, float]]] = {}
+        for b in blobs:
+            suit = _pip_of(b[0] / card_w ** 2, whose)
+            if suit is not None:
+                by_suit.setdefault(suit, []).append(b)
+        # a 5 the detector did not name can only be a face-up top card, whole in sight:
+        # its five pips (four, one lost to glare or blur), never one or two
+        # (two suits whose pips are all but the same size cannot be told apart by it)
+        pips = [b for suit, found in by_suit.items()
+                if len(found) >= 4 or any(_alike(sizes[suit], sizes[named])
+                                          for named in suits if named in sizes)
+                for b in found]
     else:
         pips, strays = _same_size(blobs)
         for _stray, sx, sy in strays:
@@ -417,11 +424,22 @@ class FiveSizes:
 def _is_pip(area: float, sizes: Sequence[FiveSizes]) -> bool:
     """Whether a blob of ``area`` (card widths squared) is nearer in size to a pip than to
     any corner mark of the pair's 5s, and near enough to a pip's size."""
+    return _pip_of(area, list(enumerate(sizes))) is not None
+
+
+def _alike(a: FiveSizes, b: FiveSizes) -> bool:
+    """Whether two 5s print pips too near in size to tell apart (radii within 12 %)."""
+    return abs(math.log(a.pip / b.pip)) / 2 < math.log(ALIKE)
+
+
+def _pip_of(area: float, sizes: Sequence[tuple[Any, FiveSizes]]) -> Any:
+    """Whose pip a blob of ``area`` is (the key beside its sizes), or None when it is
+    nearer in size to a corner's mark, or to no pip's size near enough."""
     r = math.sqrt(area)
-    marks = [(math.sqrt(s.pip), True) for s in sizes]
-    marks += [(math.sqrt(a), False) for s in sizes for a in s.corner]
-    ref, pip = min(marks, key=lambda m: abs(math.log(r / m[0])))
-    return pip and KNOWN_SIZE[0] <= r / ref <= KNOWN_SIZE[1]
+    marks = [(math.sqrt(s.pip), key) for key, s in sizes]
+    marks += [(math.sqrt(a), None) for _key, s in sizes for a in s.corner]
+    ref, key = min(marks, key=lambda m: abs(math.log(r / m[0])))
+    return key if KNOWN_SIZE[0] <= r / ref <= KNOWN_SIZE[1] else None
 
 
 def _same_size(blobs: list[tuple[int, float, float]]
@@ -448,6 +466,27 @@ def _same_size(blobs: list[tuple[int, float, float]]
     if len(pips) == 1 and left:
         return [], list(blobs)  # one pip and a corner's suit: which is which is not plain
     return pips, left
+
+
+def _paper(lab: np.ndarray, corner: np.ndarray, card_area: float) -> np.ndarray:
+    """The card paper joined to one printed corner: of the paper's hue (light and shade
+    change its lightness far more), or whiter than it; nothing when the corner is off
+    the picture or shows no paper."""
+    samples = lab[corner]
+    if len(samples) < 20:
+        return np.zeros(corner.shape, bool)
+    light = samples[samples[:, 0] >= np.percentile(samples[:, 0], 60)]
+    paper = np.median(light, axis=0)
+    chroma = np.hypot(lab[:, :, 1] - 128, lab[:, :, 2] - 128)
+    hue = np.hypot(lab[:, :, 1] - paper[1], lab[:, :, 2] - paper[2]) < PAPER_HUE
+    whiter = (lab[:, :, 0] >= paper[0]) & (chroma <= np.hypot(paper[1] - 128,
+                                                              paper[2] - 128) + 4)
+    is_paper = ((hue | whiter) & (lab[:, :, 0] > 0.65 * paper[0])).astype(np.uint8)
+    _n, labels, stats, _c = cv2.connectedComponentsWithStats(is_paper, connectivity=4)
+    near = set(np.unique(labels[corner & (is_paper > 0)]).tolist()) - {0}
+    keep = [i for i in near if stats[i, 4] > 0.05 * card_area]
+    found: np.ndarray = np.isin(labels, keep)
+    return found
 
 
 def _card_pixels(calibration: Calibration, place: Sequence[float]) -> float:
@@ -485,8 +524,8 @@ def _grow(quad: np.ndarray, factor: float) -> np.ndarray:
     return grown
 
 
-def _ink(patch: np.ndarray, lab: np.ndarray, red: bool, paper: np.ndarray,
-         on_card: np.ndarray, card_w: float) -> np.ndarray:
+def _ink(patch: np.ndarray, lab: np.ndarray, red: bool, on_card: np.ndarray,
+         card_w: float) -> np.ndarray:
     """The pixels printed in the 5s' suit colour: red (hearts, diamonds) or black.
 
     Measured against the paper around each mark (one card of a pair may lie in a lamp's

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +97,14 @@ def build_bids(dealer: str, trump: str | None, maker: str | None, alone: bool,
     return bids
 
 
+def kitty_turn_up(events: Sequence[tuple[float, Any]]) -> str | None:
+    """The turn-up the camera read on the dealer's kitty (its last reading), if any."""
+    from kiosk.vision.events import KittyChange, KittySeen
+
+    shown = [e for _t, e in events if isinstance(e, KittySeen) and e.change == KittyChange.SHOWN]
+    return shown[-1].card if shown else None
+
+
 def guess_turn_up(tricks: list[list[str]], trump: str | None) -> str:
     """An unplayed card of another suit than trump, standing in for an unknown turn-up."""
     seen = {p.split(":")[1] for trick in tricks for p in trick}
@@ -151,11 +160,12 @@ def run(args: argparse.Namespace) -> int:
         detector = _detector(args.detector, video, args.seed, load_deck(args.deck))
         seen: list[dict[str, Any]] | None = [] if args.save_detections else None
         reading = read_video(video, detector, calibration=calibration, view=args.view,
-                             play=play, record=seen)
+                             play=play, record=seen, dealer=dealer)
         if seen is not None:
             _save_stream(args.save_detections, video, args.view, reading.calibration, seen)
     tricks = reading.tricks_json()
-    record = _record(dealer, trump, maker, args.alone, turn_up, tricks)
+    record = _record(dealer, trump, maker, args.alone, turn_up or kitty_turn_up(reading.events),
+                     tricks)
     record["result"] = _verdict(record, profile)
     record["warnings"] = [w.to_json() for w in reading.warnings]
     print(json.dumps(record, indent=2))

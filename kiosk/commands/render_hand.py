@@ -34,6 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--alone", action="store_true", help="random hand: a lone hand")
     parser.add_argument("--calm", action="store_true",
                         help="no take-backs, nudges, passing hands or glare")
+    parser.add_argument("--kitty", action="store_true",
+                        help="the deal's kitty beside the dealer, its turn-up face up until "
+                             "it is ordered up or turned down")
 
 
 #: the training package in a source checkout, beside the kiosk package
@@ -88,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     tricks = hv.Tricks(0, 0, 0, 0) if args.calm else hv.Tricks()
     try:
         truth = hv.render_hand(record, out, seed=args.seed, view=args.view, fps=args.fps,
-                               size=size, mat=args.mat, tricks=tricks)
+                               size=size, mat=args.mat, tricks=tricks, kitty=args.kitty)
     except (RuntimeError, ValueError) as problem:
         raise UsageError(str(problem)) from None
     print(json.dumps({"video": str(out), "truth": str(hv.truth_path(out)),

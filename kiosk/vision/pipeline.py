@@ -247,6 +247,9 @@ class FramePipeline:
                                   sitting_out=self.play.sitting_out, config=self.config)
         if self.dealer is not None:
             self.reader.new_deal(self.dealer)
+            if self.play.leader is not None:  # a recorded hand: its contract is known
+                self.reader.new_hand(self.play.leader, trump=self.play.trump,
+                                     sitting_out=self.play.sitting_out)
         self._next_check = t + RECHECK_EVERY
         return events
 
@@ -322,7 +325,8 @@ def read_video(path: str | Path, detector: Any, *, calibration: Calibration | No
                record: list[dict[str, Any]] | None = None,
                rectify: bool = True,
                box_confidence: float | None = READ_CONFIDENCE,
-               on_frame: Callable[[FramePipeline], None] | None = None) -> VideoReading:
+               on_frame: Callable[[FramePipeline], None] | None = None,
+               dealer: str | None = None) -> VideoReading:
     """Read a recorded hand from a video file with a detector.
 
     ``rectify=False`` detects on the frame itself even when the view is slanted;
@@ -332,12 +336,15 @@ def read_video(path: str | Path, detector: Any, *, calibration: Calibration | No
     :func:`compact_box`): with the
     calibration, :func:`read_stream` replays them without the video or the detector.
     ``on_frame`` is shown the pipeline after each frame (learning in play watches it).
+    With ``dealer``, the reader also watches the dealer's kitty for the turn-up
+    (``KittySeen`` events among the reading's events).
     """
     from kiosk.vision.frames import open_frames
 
     pipeline = FramePipeline(detector, calibration=calibration, view=view, play=play,
                              config=config, index_pixels=index_pixels, rectify=rectify,
                              box_confidence=box_confidence)
+    pipeline.dealer = dealer
     events: list[tuple[float, VisionEvent]] = []
     t = 0.0
     for frame in open_frames(path, fps):

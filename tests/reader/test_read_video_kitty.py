@@ -1,0 +1,39 @@
+"""`kiosk read-video --dealer` reads the turn-up off the dealer's kitty: a hand rendered
+with its kitty (`kiosk render-hand --kitty`) read with the oracle detector gives the
+record the turn-up that lay there, where without the dealer it can only be guessed.
+
+Rendering needs the card art; without it this test is skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from datasets.cards_art import card_art_installed
+
+pytestmark = pytest.mark.skipif(not card_art_installed(), reason="card art not installed")
+
+
+def kiosk(*args: str) -> dict[str, object]:
+    done = subprocess.run([sys.executable, "-m", "kiosk", *args], capture_output=True,
+                          text=True, check=True)
+    return dict(json.loads(done.stdout))
+
+
+def test_read_video_takes_the_turn_up_from_the_dealers_kitty(tmp_path: Path) -> None:
+    video = tmp_path / "hand.mp4"
+    kiosk("render-hand", "--seed", "30003", "--kitty", "--fps", "6", "-o", str(video))
+    truth = json.loads(video.with_name("hand.truth.json").read_text(encoding="utf-8"))
+    record = truth["record"]
+    contract = ["--detector", "oracle", "--trump", truth["trump"],
+                "--maker", next(b["seat"] for b in record["bids"] if b["call"] != "pass")]
+    read = kiosk("read-video", str(video), "--dealer", record["dealer"], *contract)
+    assert read["turn_up"] == record["turn_up"]
+    assert read["tricks"] == record["tricks"]
+    guessed = kiosk("read-video", str(video), *contract)
+    assert guessed["tricks"] == record["tricks"]  # the kitty is never taken for a play

@@ -53,7 +53,7 @@ def nudged(place: MarkerPlace, rng: np.random.Generator) -> MarkerPlace:
 
 
 def run(hands: int, seed: int, wrong_rate: float, detector: Detector,
-        keep: Path | None = None, log: Any = None) -> dict[str, Any]:
+        keep: Path | None = None, log: Any = None, deck_known: bool = True) -> dict[str, Any]:
     """Render and read ``hands`` hands' stills in both views; the tallies."""
     rng = np.random.default_rng(seed)
     decks = cards_art.held_out_decks()
@@ -73,7 +73,8 @@ def run(hands: int, seed: int, wrong_rate: float, detector: Detector,
         remembered: dict[str, dict[Team, tuple[float, float]]] = {v: {} for v in VIEWS}
         # what enrolling the table's deck tells the kiosk of its 5s (CONTRACTS: the two
         # 5s are laid face up with the pack)
-        pips = {suit: FiveSizes.of_face(cards_art.load_card(deck, "5" + suit)) for suit in "CDHS"}
+        pips = ({suit: FiveSizes.of_face(cards_art.load_card(deck, "5" + suit))
+                 for suit in "CDHS"} if deck_known else {})
         for score in game_scores(rng):
             if done >= hands:
                 break
@@ -144,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--wrong-rate", type=float, default=0.25,
                         help="share of hands with one side's 5s left wrong on purpose")
     parser.add_argument("--keep", type=Path, help="write the stills read wrong here")
+    parser.add_argument("--no-deck", action="store_true",
+                        help="read without the deck's 5s' sizes (as before a deck is learnt)")
     args = parser.parse_args(argv)
     if not cards_art.held_out_decks():
         print("no held-out card decks installed (scripts/install-system-packages.sh)",
@@ -151,11 +154,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     detector = Detector()
     start = time.time()
-    t = run(args.hands, args.seed, args.wrong_rate, detector, args.keep, log=sys.stdout)
+    t = run(args.hands, args.seed, args.wrong_rate, detector, args.keep, log=sys.stdout,
+            deck_known=not args.no_deck)
     took = time.time() - start
     sides = max(t["sides"], 1)
     print(f"{args.hands} hands ({t['games']} games), {t['stills']} stills (overhead and "
-          f"tablet), decks {', '.join(cards_art.held_out_decks())}, {took:.0f} s")
+          f"tablet), decks {', '.join(cards_art.held_out_decks())}"
+          f"{' (their 5s not learnt)' if args.no_deck else ''}, {took:.0f} s")
     print(f"count read right: {t['right']}/{t['sides']} sides "
           f"({100 * t['right'] / sides:.1f} %); read wrong {t['wrong']}, not read "
           f"{t['unread']}; stills with both sides right {t['hands_right']}/{t['hands']} "

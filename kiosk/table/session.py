@@ -101,8 +101,7 @@ class TableSession(CameraIntake, MarkerIntake):
         self.submitted = False
         self.corrections: list[Correction] = []
         self.notices: list[Notice] = []
-        #: the players' 5s read after each hand, and where they differ (kiosk.table.markers)
-        self.markers = MarkerBook()
+        self.markers = MarkerBook()  # the players' 5s read (kiosk.table.markers)
         self.last_seq = 0
         self.seen_sources: dict[str, int] = {}
         #: (seq, kind) of this hand's set-up steps a player may take back, oldest first

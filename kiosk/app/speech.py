@@ -39,6 +39,7 @@ class Phrasebook:
     renege: str  # 'Renege: {seat} did not follow suit'
     notice: str  # a camera notice: the English text, or a pointer to the screen
     game_over: str
+    fives: str = "{team}'s fives show {fives}; the kiosk has {kiosk}: which is right?"
 
     def card(self, code: str) -> str:
         card = Card.parse(code)
@@ -58,7 +59,8 @@ FRENCH = Phrasebook(
     suits={"C": "trèfle", "D": "carreau", "H": "cœur", "S": "pique"},
     of="de", trick_to="Pli {n} pour {seat}.", score="Pointage : {a} {x}, {b} {y}.",
     renege="Renonce : {seat} n'a pas fourni.", notice="Attention : voyez l'écran.",
-    game_over="Partie terminée. {a} {x}, {b} {y}.")
+    game_over="Partie terminée. {a} {x}, {b} {y}.",
+    fives="Les cinq de {team} montrent {fives} ; le kiosque a {kiosk} : lequel est juste ?")
 PHRASEBOOKS = {"en": ENGLISH, "fr": FRENCH}
 
 Say = Callable[[str, bool], None]  # (sentence, is an alert)
@@ -115,6 +117,9 @@ class Speech:
             if view.renege is not None:
                 self._speak(("renege", n), w.renege.format(
                     seat=w.seats[str(Seat.parse(view.renege.seat))]), alert=True)
+        for d in s.markers.open():  # the players' 5s and the kiosk's score differ
+            self._speak(("fives", d.seq, str(d.side)), w.fives.format(
+                team=teams[str(d.side)], fives=d.fives, kiosk=min(d.kiosk, 10)), alert=True)
         scores = s.scores
         numbers = {"a": teams["NS"], "x": scores["NS"], "b": teams["EW"], "y": scores["EW"]}
         if hand is not None and s.phase == Phase.HAND_OVER:

@@ -63,3 +63,18 @@ def test_the_examples_in_the_docstrings() -> None:
     import doctest
 
     assert doctest.testmod(fives).failed == 0
+
+
+def test_the_voice_puts_the_question_once(presenter: TablePresenter) -> None:
+    from kiosk.app.speech import Speech
+
+    said: list[tuple[str, bool]] = []
+    speech = Speech(presenter.session, lambda text, alert: said.append((text, alert)),
+                    screen=lambda: presenter.screen, teams=presenter.teams)
+    speech.catch_up()
+    kiosk = presenter.session.scores
+    presenter.session.see_markers({"NS": kiosk["NS"], "EW": kiosk["EW"] + 2})
+    speech.update()
+    speech.update()
+    assert said == [(f"Cy & Di's fives show {kiosk['EW'] + 2}; the kiosk has {kiosk['EW']}: "
+                     "which is right?", True)]

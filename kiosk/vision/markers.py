@@ -4,29 +4,31 @@ Why pips: alberta55.txt, "10. MARKERS" keeps score so that the count is what the
 sees. Under five the top card lies face down and the count is the bottom 5's pips in
 sight; from five the top card is a face-up 5 (five pips) and the count is its five
 plus the bottom 5's pips in sight; ten is both 5s uncovered. In every case the count is
-the number of a 5's pips in sight, so the reader counts pips, and uses the rest as
-checks: a count over five needs a face-up 5 on top, so the 5s of both suits must show
-(the bottom's corner or the top's face), and pips are only counted on the 5s' own paper.
+the number of a 5's pips in sight, so the reader counts pips; whether the top card shows
+a back or a face (a ``back`` detection on the pair) says which 5s' pips can be there.
 
 How, for each pair of 5s the detector names at the side of the table:
 
 1. the pair's neighbourhood is warped to a top-down patch (the calibration), so every
    card has the same size wherever it lies;
-2. the 5s' paper is the light area joined to the printed corners the detector found
-   (its colour taken from those corners); a face-down card, a trick or the table is
-   not that paper, so their patterns are never counted;
-3. a pip is a hole in that paper of the 5s' colour (red for hearts and diamonds, black
-   for clubs and spades), solid, as large as the other pips, outside every printed
-   corner the detector boxed; a part-covered pip is smaller and makes the pair
-   unreadable rather than counted.
+2. the 5s' paper is found around each printed corner the detector named, of that
+   corner's paper's hue (one card may lie in a lamp's light, the other in shade); a
+   face-down card, a trick or the table is not that paper, so their patterns never count;
+3. a pip is a solid mark of the 5s' colour (red for hearts and diamonds, black for
+   clubs and spades) lying on that paper, of a pip's size: with the table's 5s' sizes
+   known (:class:`FiveSizes`, learnt from the deck) nearer a pip's than any corner
+   mark's; without them, the largest sets of marks printed alike. Under a face-down top
+   card only the named bottom 5's pips count; a 5 the detector did not name counts only
+   as a whole face-up top card (four or five pips alike).
 
 A side whose 5s show no face (nought: the top card face down square on the bottom)
-is read where its 5s were last seen, when a face-down card lies there and no 5 is
-seen anywhere else for that side. Anything else that does not add up is "cannot read",
-with the reason, never a guess.
+is read where its 5s were last seen, when a face-down card lies there and no pip is in
+sight beside it. Anything else that does not add up (a glare on the pair, more than ten
+pips, a pair too far from the camera, a mark that is no pip) is "cannot read", with the
+reason, never a guess.
 
-The pair's side is the side of the edge it lies along (CONTRACTS: ``NS`` keep theirs
-along North's or South's edge, ``EW`` along East's or West's).
+The pair's side is the side of the edge it lies along (``NS`` keep theirs along North's
+or South's edge, ``EW`` along East's or West's; docs/markers.md).
 """
 
 from __future__ import annotations

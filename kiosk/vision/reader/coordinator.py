@@ -31,6 +31,7 @@ from kiosk.vision.reader.config import (
 from kiosk.vision.reader.frame import CardSighting, Frame
 from kiosk.vision.reader.hand import Hand
 from kiosk.vision.reader.kitty import KittyWatch
+from kiosk.vision.reader.table_fit import TableFit
 from kiosk.vision.reader.track import Track, overlaps
 from kiosk.vision.reader.tracking import Tracks
 from kiosk.vision.reader.trick import Play, Trick, came_down, trick_winner
@@ -91,8 +92,11 @@ class TrickReader:
         self.trump = _suit(trump)
         self.sitting_out = _seat(sitting_out)
         self._winner_of = winner_of
-        self._frame = Frame(calibration, self.config)
-        self._places = Places(calibration.zones)
+        #: where the cards of complete tricks say the table lies: only a table nobody
+        #: calibrated has its zones follow them (a saved calibration or the mat is the truth)
+        self._fit = TableFit(active=calibration.source == "default")
+        self._frame = Frame(calibration, self.config, self._fit)
+        self._places = Places(calibration.zones, self._fit)
         self._occupancy = Occupancy()
         self._hand = Hand()
         self._trick = Trick(leader=_seat(leader))
@@ -411,6 +415,9 @@ class TrickReader:
         if not trick.complete and {p.seat for p in trick.plays} >= set(self.players):
             trick.complete, trick.completed_at = True, t
             events.append(TrickComplete(t=t))
+            # (now, while its cards lie where they were played: raked in, they move)
+            self._fit.learn({p.seat: p.track.position for p in trick.plays
+                             if p.track is not None and p.track.anchors})
         return events
 
     def _played(self, seat: Seat, card: str, confidence: float, t: float

@@ -28,6 +28,7 @@ from kiosk.vision.calibration import Calibration
 from kiosk.vision.classes import FACE_DOWN
 from kiosk.vision.detection import Detection
 from kiosk.vision.reader.config import SAME_CARD, ReaderConfig
+from kiosk.vision.reader.table_fit import TableFit
 
 
 @dataclass(frozen=True)
@@ -58,9 +59,12 @@ class Frame:
     """Turns each frame's boxes into card sightings; remembers the boxes read surely in
     the last ``weak_after`` seconds, which decide whether a weak read counts."""
 
-    def __init__(self, calibration: Calibration, config: ReaderConfig) -> None:
+    def __init__(self, calibration: Calibration, config: ReaderConfig,
+                 fit: TableFit | None = None) -> None:
         self.calibration = calibration
         self.config = config
+        #: where the cards say the table lies (:mod:`.table_fit`): its zones are the ones
+        self.fit = fit or TableFit(active=False)
         #: (time, x, y, name, confidence) of the boxes read surely in the last ``weak_after``
         self._sure_seen: deque[tuple[float, float, float, str, float]] = deque()
 
@@ -79,7 +83,7 @@ class Frame:
 
 
     def _seat_at(self, point: np.ndarray) -> Seat | None:
-        seat = self.calibration.zones.seat_at((float(point[0]), float(point[1])))
+        seat = self.calibration.zones.seat_at(self.fit.place(point))
         return None if seat is None else Seat(seat)
 
     def _group(self, detections: list[Detection], points: np.ndarray) -> list[CardSighting]:

@@ -16,7 +16,8 @@ from collections.abc import Sequence
 
 from kiosk.rules.cards import Seat
 from kiosk.vision.calibration import SeatZones
-from kiosk.vision.reader.config import ACROSS_LINE, ReaderConfig
+from kiosk.vision.reader.config import ReaderConfig
+from kiosk.vision.reader.table_fit import TableFit
 from kiosk.vision.reader.track import Track
 from kiosk.vision.reader.trick import Trick
 
@@ -24,8 +25,10 @@ from kiosk.vision.reader.trick import Trick
 class Places:
     """The seat zones of one calibration, seen as the turn of play sees them."""
 
-    def __init__(self, zones: SeatZones) -> None:
+    def __init__(self, zones: SeatZones, fit: TableFit | None = None) -> None:
         self.zones = zones
+        #: where the cards say the table lies, for a table nobody calibrated
+        self.fit = fit or TableFit(active=False)
 
     def seat_of(self, track: Track, trick: Trick, players: Sequence[Seat],
                 sitting_out: Seat | None, now: float, cfg: ReaderConfig) -> Seat | None:
@@ -46,10 +49,21 @@ class Places:
         belongs to the neighbouring seat when that seat has not played in this trick and
         either the zone's own seat has its card lying there already or, the zone's own
         seat not having played, it is the neighbour's turn (a card put where a card
-        taken back lay stays the zone's own). tests/reader/test_across_the_line."""
+        taken back lay stays the zone's own). tests/reader/test_across_the_line. A card
+        in the zone of the seat sitting out a lone hand is a neighbour's.
+
+        The point is read where the table's fit puts it (:mod:`.table_fit`), and while a
+        table nobody calibrated is not yet fitted the line is ``fit.across_line`` wide:
+        the zones' lines may be off there, and a card played in its turn keeps its
+        seat whatever the width (tests/reader/test_table_fit)."""
+        point = self.fit.place(point)
         letter = self.zones.seat_at(point)
-        across = self.zones.seat_across(point, ACROSS_LINE)
+        across = self.zones.seat_across(point, self.fit.across_line)
         seat = None if letter is None else Seat(letter)
+        if seat is not None and seat == sitting_out:
+            # the lone maker's partner plays no card: one lying in that zone was laid by a
+            # neighbour, the one across the nearer line (the zones are off, or it strayed)
+            return Seat(self.zones.seat_across(point, 1.0) or letter)
         other = None if across is None else Seat(across)
         if seat is None or other is None or card in trick.cards():
             return seat

@@ -39,6 +39,8 @@ The parts, each one job and testable alone:
 - :mod:`.track`: the evidence per card name (where it rests, how long, how surely);
 - :mod:`.zones`: seat-zone geometry (a card across the line goes by the turn of play)
   and which seats have shown something for a while;
+- :mod:`.table_fit`: where a table nobody calibrated really lies, from where the cards of
+  complete tricks rest (a tablet standing a little off the view's default);
 - :mod:`.naming`: the naming decision, a frozen :class:`~.naming.Verdict` with no side
   effects;
 - :mod:`.trick`: a trick's life (its order of play, taken back, taken in, gathered,

@@ -184,3 +184,18 @@ def test_a_card_in_the_zone_of_the_seat_sitting_out_is_a_neighbours() -> None:
               (1.8, 5.0, _box("JC", west, (0.0, 0.0)))]
     play_script(reader, script, 8.0)
     assert reader.all_tricks() == [[("E", "9C"), ("S", "TC"), ("W", "JC")]]
+
+
+def test_near_a_line_the_turn_decides_only_while_the_cards_came_in_turn() -> None:
+    """North led but its card went unread; East and South played. West's card lies in
+    West's zone 0.08 from North's line: North's turn is no guide any more, and the card
+    is West's (a model's read of a tablet view gave it to North)."""
+    west = (0.28, 0.36)
+    assert _default().zones.seat_at(west) == "W"
+    assert _default().zones.seat_across(west, 0.10) == "N"
+    reader = TrickReader(_default(), leader="N", winner_of=lambda p: "N")
+    script = [(0.2, 5.0, _box("TC", RESTS["E"], (0.0, 0.0))),
+              (1.0, 5.0, _box("JC", RESTS["S"], (0.0, 0.0))),
+              (1.8, 5.0, _box("QC", west, (0.0, 0.0)))]
+    play_script(reader, script, 4.5)
+    assert reader.current_trick == [("E", "TC"), ("S", "JC"), ("W", "QC")]

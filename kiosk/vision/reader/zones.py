@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from kiosk.rules.cards import Seat
 from kiosk.vision.calibration import SeatZones
-from kiosk.vision.reader.config import ReaderConfig
+from kiosk.vision.reader.config import ACROSS_LINE, ReaderConfig
 from kiosk.vision.reader.table_fit import TableFit
 from kiosk.vision.reader.track import Track
 from kiosk.vision.reader.trick import Trick
@@ -69,11 +69,36 @@ class Places:
             return seat
         if other not in players or trick.play_of(other) is not None:
             return seat
+        if (self.zones.seat_across(point, ACROSS_LINE) is None
+                and not in_turn(trick, sitting_out)):
+            # (in the wider line of a table only guessed, the turn decides only while the
+            # cards read so far came in turn: a seat whose card went unread is no guide)
+            return seat
         own = trick.play_of(seat)
         if own is not None:  # (its card gone: this may be the card put in its place)
             present = now - own.last_seen < cfg.takeback_gap
             return other if present else seat
         return other if trick.expected_seat(sitting_out) == other else seat
+
+
+def in_turn(trick: Trick, sitting_out: Seat | None) -> bool:
+    """Whether every card read in the trick so far came before the seat whose turn it is
+    (none of them after a seat still to play, whose card may lie there unread).
+
+    >>> trick = Trick(leader=Seat.N)
+    >>> in_turn(trick, None)
+    True
+    >>> from kiosk.vision.reader.trick import Play
+    >>> trick.plays.append(Play(Seat.E, "9C", t=1.0, confidence=0.9))
+    >>> in_turn(trick, None)   # North led, but only East's card was read
+    False
+    """
+    expected = trick.expected_seat(sitting_out)
+    if expected is None or trick.leader is None:
+        return True
+    order = [s for s in trick.leader.clockwise() if s != sitting_out]
+    return all(order.index(p.seat) < order.index(expected) for p in trick.plays
+               if p.seat in order)
 
 
 class Occupancy:

@@ -59,3 +59,23 @@ class Notice:
     seq: int
     hand: int
     kind: str = ""  #: the reader's warning kind ('camera_moved', ...), '' for the session's
+
+
+def corrected_plays(hand: HandLog, trick: int, seat: str, card: str
+                    ) -> tuple[list[tuple[str, str]], dict[str, str], str | None]:
+    """The hand's plays and early sightings with one card fixed (or added), and the card
+    it replaced (None: the card was added)."""
+    assert hand.view is not None
+    plays = list(hand.plays)
+    pending = dict(hand.pending)
+    index = referee.play_index(hand.view, trick, seat)
+    was: str | None = None
+    if index is not None:
+        was = plays[index][1]
+        plays[index] = (seat, card)
+        pending.pop(seat, None)
+    elif hand.view.to_play == seat:
+        plays.append((seat, card))
+    else:
+        pending[seat] = card
+    return plays, pending, was

@@ -31,7 +31,7 @@ from typing import Any
 
 from kiosk.rules.cards import Seat, Team
 from kiosk.table import referee, results
-from kiosk.table.hand_log import Correction, FinishedHand, HandLog, Notice
+from kiosk.table.hand_log import Correction, FinishedHand, HandLog, Notice, corrected_plays
 from kiosk.table.intake import CameraIntake
 from kiosk.table.journal import Entry, Journal
 from kiosk.table.markers import MARKER_KINDS, MarkerBook, MarkerIntake
@@ -307,7 +307,7 @@ class TableSession(CameraIntake, MarkerIntake):
             raise IntentRefused(str(problem)) from None
         if seat not in {str(s) for s in Seat}:
             raise IntentRefused(f"Unknown seat {seat!r}.")
-        plays, _pending, _was = self._corrected(trick, seat, card)
+        plays, _pending, _was = corrected_plays(hand, trick, seat, card)
         trial = referee.replay(self.profile, hand.dealer, hand.turn_up, hand.bids, plays,
                                hand.renege_choice)
         if trial.problem:
@@ -553,29 +553,10 @@ class TableSession(CameraIntake, MarkerIntake):
         self.notices.append(Notice(text=text, seat=seat, seq=seq, hand=number, kind=kind))
         del self.notices[:-20]
 
-    def _corrected(self, trick: int, seat: str, card: str
-                   ) -> tuple[list[tuple[str, str]], dict[str, str], str | None]:
-        """The hand's plays and early sightings with one card fixed (or added)."""
-        hand = self.hand
-        assert hand is not None and hand.view is not None
-        plays = list(hand.plays)
-        pending = dict(hand.pending)
-        index = referee.play_index(hand.view, trick, seat)
-        was: str | None = None
-        if index is not None:
-            was = plays[index][1]
-            plays[index] = (seat, card)
-            pending.pop(seat, None)
-        elif hand.view.to_play == seat:
-            plays.append((seat, card))
-        else:
-            pending[seat] = card
-        return plays, pending, was
-
     def _apply_correction(self, p: dict[str, Any], seq: int) -> None:
         hand = self.hand
         assert hand is not None
-        hand.plays, hand.pending, was = self._corrected(p["trick"], p["seat"], p["card"])
+        hand.plays, hand.pending, was = corrected_plays(hand, p["trick"], p["seat"], p["card"])
         self.corrections.append(Correction(hand=hand.number, trick=p["trick"], seat=p["seat"],
                                            was=was, card=p["card"], seq=seq))
         hand.changed_at = seq

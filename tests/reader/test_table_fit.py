@@ -173,12 +173,15 @@ def test_a_fit_past_its_bounds_is_not_used() -> None:
     assert fit.shift == (0.0, 0.0)
 
 
-def test_a_card_in_the_zone_of_the_seat_sitting_out_is_a_neighbours() -> None:
-    """A lone hand, North sitting out: West's card lies in North's zone, nearer West's
-    line (the zones off, or the card strayed). North plays no card: it is West's."""
+def test_near_the_line_of_the_seat_sitting_out_the_turn_decides() -> None:
+    """A lone hand, North sitting out, the table not yet known: West's card, in its turn,
+    lies in North's zone 0.08 from West's line (the zones off). It is West's; a card
+    plainly in North's zone stays North's, a card played by mistake
+    (tests/reader/fixtures: lone-partner-plays)."""
     reader = TrickReader(_default(), leader="E", sitting_out="N", winner_of=lambda p: "E")
-    west = (0.40, 0.28)
+    west = (0.36, 0.28)
     assert _default().zones.seat_at(west) == "N"
+    assert 0.04 < abs(abs(west[0] - 0.5) - abs(west[1] - 0.5)) < 0.10
     script = [(0.2, 5.0, _box("9C", RESTS["E"], (0.0, 0.0))),
               (1.0, 5.0, _box("TC", RESTS["S"], (0.0, 0.0))),
               (1.8, 5.0, _box("JC", west, (0.0, 0.0)))]

@@ -49,8 +49,9 @@ class Places:
         belongs to the neighbouring seat when that seat has not played in this trick and
         either the zone's own seat has its card lying there already or, the zone's own
         seat not having played, it is the neighbour's turn (a card put where a card
-        taken back lay stays the zone's own). tests/reader/test_across_the_line. A card
-        in the zone of the seat sitting out a lone hand is a neighbour's.
+        taken back lay stays the zone's own). tests/reader/test_across_the_line. (A card in
+        the zone of the seat sitting out a lone hand is that seat's, a card played by
+        mistake, unless it lies near a line as above.)
 
         The point is read where the table's fit puts it (:mod:`.table_fit`), and while a
         table nobody calibrated is not yet fitted the line is ``fit.across_line`` wide:
@@ -60,10 +61,6 @@ class Places:
         letter = self.zones.seat_at(point)
         across = self.zones.seat_across(point, self.fit.across_line)
         seat = None if letter is None else Seat(letter)
-        if seat is not None and seat == sitting_out:
-            # the lone maker's partner plays no card: one lying in that zone was laid by a
-            # neighbour, the one across the nearer line (the zones are off, or it strayed)
-            return Seat(self.zones.seat_across(point, 1.0) or letter)
         other = None if across is None else Seat(across)
         if seat is None or other is None or card in trick.cards():
             return seat

@@ -20,8 +20,6 @@ from kiosk.vision.markers import FiveSizes
 
 #: the card's paper: brighter than this (0..255, the picture's grey) and than the table
 PAPER = 150
-#: the rim of the card, as a share of its width, painted over before it is measured
-EDGE = 0.04
 #: the part of a place a card must fill to be taken for the card
 LEAST_SHARE = 0.15
 
@@ -97,12 +95,7 @@ def upright_card(image: np.ndarray, box: tuple[float, float, float, float]
     ordered = _upright_order(corners)
     target = np.array([(0, 0), (width, 0), (width, height), (0, height)], np.float32)
     warp = cv2.getPerspectiveTransform(ordered, target)
-    face = cv2.warpPerspective(region, warp, (int(round(width)), int(round(height))))
-    # the card's own edge and the table just past it are no print: paper over a rim
-    rim = max(2, int(round(EDGE * width)))
-    paper_colour = np.median(face[rim:-rim, rim:-rim].reshape(-1, 3), axis=0)
-    face[:rim], face[-rim:], face[:, :rim], face[:, -rim:] = (paper_colour,) * 4
-    return face
+    return cv2.warpPerspective(region, warp, (int(round(width)), int(round(height))))
 
 
 def _upright_order(corners: np.ndarray) -> np.ndarray:

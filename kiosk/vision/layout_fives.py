@@ -42,7 +42,7 @@ def every_suit(fives: dict[str, tuple[float, tuple[float, ...]]]
     the deck prints the other two alike, so each missing suit borrows a measured one.
 
     >>> sorted(every_suit({"C": (0.02, (0.01,)), "S": (0.03, (0.01,))}).items())[1]
-    ('D', (0.03, (0.01,)))
+    ('D', (0.02, (0.01,)))
     """
     if not fives:
         return {}

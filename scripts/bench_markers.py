@@ -53,7 +53,7 @@ def nudged(place: MarkerPlace, rng: np.random.Generator) -> MarkerPlace:
 
 
 def run(hands: int, seed: int, wrong_rate: float, detector: Detector,
-        keep: Path | None = None, log: Any = None, deck_known: str = "art") -> dict[str, Any]:
+        keep: Path | None = None, log: Any = None, deck_known: bool = True) -> dict[str, Any]:
     """Render and read ``hands`` hands' stills in both views; the tallies."""
     rng = np.random.default_rng(seed)
     decks = cards_art.held_out_decks()
@@ -61,7 +61,6 @@ def run(hands: int, seed: int, wrong_rate: float, detector: Detector,
              "planted": 0, "planted_reported": 0, "agreeing": 0, "false_reports": 0,
              "stills": 0}
     misses: list[dict[str, Any]] = []
-    learnt: dict[str, dict[str, FiveSizes]] = {}  # each deck's layout, measured once
     done = 0
     game = 0
     while done < hands:
@@ -74,11 +73,8 @@ def run(hands: int, seed: int, wrong_rate: float, detector: Detector,
         remembered: dict[str, dict[Team, tuple[float, float]]] = {v: {} for v in VIEWS}
         # what enrolling the table's deck tells the kiosk of its 5s (CONTRACTS: the two
         # 5s are laid face up with the pack)
-        if deck_known == "layout" and deck not in learnt:
-            learnt[deck] = layout_sizes(detector, deck, seed)
         pips = ({suit: FiveSizes.of_face(cards_art.load_card(deck, "5" + suit))
-                 for suit in "CDHS"} if deck_known == "art" else
-                learnt[deck] if deck_known == "layout" else {})
+                 for suit in "CDHS"} if deck_known else {})
         for score in game_scores(rng):
             if done >= hands:
                 break
@@ -142,18 +138,6 @@ def run(hands: int, seed: int, wrong_rate: float, detector: Detector,
     return tally
 
 
-def layout_sizes(detector: Any, deck: str, seed: int) -> dict[str, FiveSizes]:
-    """The 5s' sizes as the kiosk learns them: measured on a rendered enrolment layout of
-    the deck (its two 5s; the other two borrow theirs), as the deck profile keeps them."""
-    from datasets.layouts import render_layout
-    from kiosk.vision.enrolment import read_layout
-    from kiosk.vision.layout_fives import every_suit, fives_of_layouts
-
-    reading = read_layout(detector, render_layout(deck, seed + 100).image)
-    return {suit: FiveSizes(pip, corner)
-            for suit, (pip, corner) in every_suit(fives_of_layouts([reading])).items()}
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=100)
@@ -163,9 +147,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", type=Path, help="write the stills read wrong here")
     parser.add_argument("--no-deck", action="store_true",
                         help="read without the deck's 5s' sizes (as before a deck is learnt)")
-    parser.add_argument("--layout", action="store_true",
-                        help="the 5s' sizes measured on a rendered enrolment layout, as the "
-                             "kiosk's deck profile keeps them (default: from the card art)")
     args = parser.parse_args(argv)
     if not cards_art.held_out_decks():
         print("no held-out card decks installed (scripts/install-system-packages.sh)",
@@ -174,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     detector = Detector()
     start = time.time()
     t = run(args.hands, args.seed, args.wrong_rate, detector, args.keep, log=sys.stdout,
-            deck_known="none" if args.no_deck else "layout" if args.layout else "art")
+            deck_known=not args.no_deck)
     took = time.time() - start
     sides = max(t["sides"], 1)
     print(f"{args.hands} hands ({t['games']} games), {t['stills']} stills (overhead and "

@@ -21,7 +21,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -191,14 +191,12 @@ class DeckSetup:
         """Learn the deck from the readings, keep the profile for this table and read with
         it from now on; returns the file it went to ("" when there was nothing to learn)."""
         from kiosk.vision.enrolment import learn_deck
-        from kiosk.vision.layout_fives import fives_of_layouts
 
         photos = [r.photo for r in self.readings if r.photo.labels]
         path = deck_path(self.session)
         if not photos or path is None or not self.available:
             return ""
         profile = learn_deck(self.detector, photos, deck=f"table {self.session.setup.table}")
-        profile = replace(profile, fives=fives_of_layouts(self.readings))
         path.parent.mkdir(parents=True, exist_ok=True)
         profile.save(path)
         learnt_here(self.session)

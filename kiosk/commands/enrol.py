@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import re
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +79,6 @@ def _detector() -> Any:
 
 def _enrol_layout(images: list[Any], names: list[str], out: Path, deck: str) -> int:
     from kiosk.vision.enrolment import learn_deck, pack_sentence, read_layout
-    from kiosk.vision.layout_fives import fives_of_layouts
 
     detector = _detector()
     readings = [read_layout(detector, image, name) for image, name in zip(images, names,
@@ -89,7 +87,6 @@ def _enrol_layout(images: list[Any], names: list[str], out: Path, deck: str) -> 
     if not any(r.photo.labels for r in readings):
         raise UsageError(f"no card found in the layout: {line}")
     profile = learn_deck(detector, [r.photo for r in readings], deck=deck)
-    profile = replace(profile, fives=fives_of_layouts(readings))  # for the 5s' reader
     profile.save(out)
     learnt = "" if complete else f" Learnt from the {len(profile.enrolled)} cards that are right."
     print(f"{line}{learnt} Deck profile written to {out}.", flush=True)

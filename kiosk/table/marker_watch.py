@@ -46,15 +46,6 @@ class MarkerWatch:
         self._read: int | None = None  # the hand whose deal was last read at
         self.places: dict[Team, tuple[float, float]] = {}
 
-    def _deck_sizes(self) -> dict[str, Any]:
-        """The 5s' sizes the table's deck profile measured on its layout, if any."""
-        from kiosk.vision.layout_fives import every_suit
-        from kiosk.vision.markers import FiveSizes
-
-        deck = getattr(self.detector, "deck", None)
-        fives = every_suit(dict(getattr(deck, "fives", None) or {}))
-        return {suit: FiveSizes(pip, tuple(corner)) for suit, (pip, corner) in fives.items()}
-
     def follow(self, session: Any) -> None:
         """After every change to the session (UI thread): a new deal after a scored hand,
         at a table that keeps its 5s, arms one reading."""
@@ -77,7 +68,7 @@ class MarkerWatch:
         from kiosk.vision.markers import read_markers
 
         readings = read_markers(frame, self.detector.detect(frame), self.calibration_of(frame),
-                                self.places, self.sizes or self._deck_sizes())
+                                self.places, self.sizes)
         for side, reading in readings.items():
             if reading.read and reading.place is not None:
                 self.places[side] = reading.place

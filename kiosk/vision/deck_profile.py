@@ -29,7 +29,7 @@ import hashlib
 import json
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -90,10 +90,6 @@ class DeckProfile:
     #: for a profile play taught (kiosk.vision.play_learning): the :meth:`fingerprint` of
     #: the set-up profile it grew from, or :data:`SHIPPED`; "" for one learnt at set-up
     grown_from: str = ""
-    #: the table's 5s' print sizes by suit, measured on the layout (kiosk.vision.
-    #: layout_fives): (a pip, the corner marks), in card widths squared, for the
-    #: score-marker reader
-    fives: dict[str, tuple[float, tuple[float, ...]]] = field(default_factory=dict)
 
     def fingerprint(self) -> str:
         """SHA-256 of the layers' weights: which profile this is, whatever its file."""
@@ -110,8 +106,6 @@ class DeckProfile:
         header = {
             "version": VERSION, "enrolled": list(self.enrolled), "deck": self.deck,
             "photos": self.photos, "patches": self.patches, "grown_from": self.grown_from,
-            "fives": {suit: {"pip": pip, "corner": list(corner)}
-                      for suit, (pip, corner) in self.fives.items()},
             "heads": {name: {"classes": list(h.classes), "network": h.network}
                       for name, h in self.heads.items()},
         }  # fmt: skip
@@ -146,9 +140,7 @@ class DeckProfile:
                     heads[str(name)] = head
                 return cls(heads, tuple(str(c) for c in header.get("enrolled", ())),
                            str(header.get("deck", "")), int(header.get("photos", 0)),
-                           int(header.get("patches", 0)), str(header.get("grown_from", "")),
-                           {str(suit): (float(f["pip"]), tuple(float(c) for c in f["corner"]))
-                            for suit, f in (header.get("fives") or {}).items()})
+                           int(header.get("patches", 0)), str(header.get("grown_from", "")))
         except ProfileError:
             raise
         except FileNotFoundError:

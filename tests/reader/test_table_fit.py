@@ -67,7 +67,10 @@ def _read(calibration: Calibration, tricks: list[list[str]],
 
 
 def _default() -> Calibration:
-    return Calibration.default("overhead", (SIZE, SIZE))
+    """A tablet nobody calibrated (the only camera that can stand off its place), its
+    table drawn square so that a point's place in the picture is its place on the table."""
+    return Calibration.from_corners([(0, 0), (SIZE, 0), (SIZE, SIZE), (0, SIZE)],
+                                    (SIZE, SIZE), view="tablet", source="default")
 
 
 def test_a_card_out_of_the_default_zones_is_read_once_tricks_show_the_table() -> None:
@@ -78,6 +81,15 @@ def test_a_card_out_of_the_default_zones_is_read_once_tricks_show_the_table() ->
     assert _default().zones.seat_at(np.add(FAR_EAST, SHIFT)) is None
     reader, _events = _read(_default(), TRICKS, rests)
     assert reader.all_tricks()[2] == [("N", "9H"), ("E", "TH"), ("S", "JH"), ("W", "QH")]
+
+
+def test_an_overhead_camera_keeps_its_default_zones() -> None:
+    """Looking straight down, the default is the whole picture, whose edges hold the
+    kitty, the 5s and the trick piles: the cards do not move its zones."""
+    overhead = Calibration.default("overhead", (SIZE, SIZE))
+    rests = [RESTS, RESTS, {**RESTS, "E": FAR_EAST}]
+    reader, _events = _read(overhead, TRICKS, rests)
+    assert ("E", "TH") not in reader.all_tricks()[2]
 
 
 def test_a_calibrated_table_keeps_its_zones() -> None:

@@ -94,7 +94,10 @@ class TrickReader:
         self._winner_of = winner_of
         #: where the cards of complete tricks say the table lies: only a table nobody
         #: calibrated has its zones follow them (a saved calibration or the mat is the truth)
-        self._fit = TableFit(active=calibration.source == "default")
+        # only a tablet's picture can stand off its place: an overhead camera's default
+        # is the whole picture, whose edges hold the kitty, the 5s and the trick piles
+        self._fit = TableFit(active=calibration.source == "default"
+                             and calibration.view == "tablet")
         self._frame = Frame(calibration, self.config, self._fit)
         self._places = Places(calibration.zones, self._fit)
         self._occupancy = Occupancy()

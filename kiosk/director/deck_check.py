@@ -32,16 +32,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kiosk.deck_bytes import MAX_BYTES, bytes_problem
 from kiosk.shipped import shipped_model
 
 #: the profile file format this version writes and reads (kiosk.vision.deck_profile)
 VERSION = 3
-#: a profile is about 66 KB; anything far beyond is not one
-MAX_BYTES = 2 * 1024 * 1024
-#: what its arrays may unpack to (two float32 layers are well under 1 MB)
-MAX_UNPACKED = 16 * 1024 * 1024
-#: a profile holds a header and two arrays per layer
-MAX_MEMBERS = 16
 #: the networks a profile may refit, by the name its file gives each layer
 NETWORKS = {"index": "index_classifier.onnx", "suit": "suit_reader.onnx"}
 
@@ -60,15 +55,6 @@ class DeckFile:
     layers: Mapping[str, str]  #: layer name -> SHA-256 of the network it was learnt on
 
 
-def digest(data: bytes) -> str:
-    """SHA-256 of a profile's bytes: how the director and the kiosk tell profiles apart.
-
-    >>> digest(b"")[:12]
-    'e3b0c44298fc'
-    """
-    return hashlib.sha256(data).hexdigest()
-
-
 def check_deck_bytes(data: bytes, networks: Mapping[str, str] | None = None,
                      max_bytes: int = MAX_BYTES) -> DeckFile:
     """What the bytes hold, or a one-line :class:`DeckFileError`; ``networks``: the
@@ -85,16 +71,12 @@ def check_deck_bytes(data: bytes, networks: Mapping[str, str] | None = None,
 def read_deck_bytes(data: bytes, max_bytes: int = MAX_BYTES) -> DeckFile:
     """The header of a profile's bytes, its size, zip and arrays checked (not its
     networks)."""
-    if len(data) > max_bytes:
-        raise DeckFileError(f"the file is too large for a deck profile ({_size(len(data))}; "
-                            f"a profile is under {_size(max_bytes)})")
+    problem = bytes_problem(data, max_bytes)
+    if problem is not None:
+        raise DeckFileError(problem)
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             members = {m.filename: m for m in archive.infolist()}
-            if (len(members) > MAX_MEMBERS
-                    or sum(m.file_size for m in members.values()) > MAX_UNPACKED):
-                raise DeckFileError("not a deck profile: the file unpacks to far more than "
-                                    "one holds")
             if "header.npy" not in members:
                 raise DeckFileError("not a deck profile: it has no header")
             header = _header(archive.read("header.npy"))
@@ -192,14 +174,3 @@ def _npy(member: bytes) -> tuple[dict[str, Any], bytes]:
     if not isinstance(about, dict):
         raise DeckFileError("not a deck profile: the file is not a .npz")
     return about, member[start + length :]
-
-
-def _size(count: int) -> str:
-    """A byte count as a volunteer reads it.
-
-    >>> _size(65_781), _size(3 * 1024 * 1024)
-    ('64 KB', '3.0 MB')
-    """
-    if count < 1024 * 1024:
-        return f"{max(1, round(count / 1024))} KB"
-    return f"{count / (1024 * 1024):.1f} MB"

@@ -18,7 +18,8 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from kiosk.director.deck_check import DeckFileError, check_deck_bytes, digest
+from kiosk.deck_bytes import digest
+from kiosk.director.deck_check import DeckFileError, check_deck_bytes
 from kiosk.director.posting import audit_row, now
 from kiosk.director.store import Database
 

@@ -85,7 +85,8 @@ def take_handout(session: Any, server: str, token: str,
                  use: Callable[[Any], None], get: Getter | None = None) -> Handout:
     """Bring this table's deck in line with the director's word. ``use(profile)`` reads
     with a profile (None: without one) and raises ``ProfileError`` when it cannot."""
-    from kiosk.vision.deck_file import digest, read_profile_bytes
+    from kiosk.deck_bytes import digest
+    from kiosk.vision.deck_file import read_profile_bytes
     from kiosk.vision.deck_profile import DeckProfile, ProfileError
 
     try:

@@ -9,6 +9,7 @@ import pytest
 
 MODULES = [
     "kiosk.director.auth",
+    "kiosk.deck_bytes",
     "kiosk.director.deck_check",
     "kiosk.director.decks",
     "kiosk.director.multipart",

@@ -328,9 +328,11 @@ def _settle_as_the_players_would(learning: Any, seed: int, want: list[list[str]]
             if read.get(seat) not in (None, card):
                 corrections.append(SimpleNamespace(hand=seed, seat=seat, was=read[seat],
                                                    card=card))
-    finished = [SimpleNamespace(number=seed, record={"tricks": want})]
-    learning._finished = 0  # each hand is its own session here
-    learning.follow(SimpleNamespace(finished=finished, corrections=corrections))
+    # one table's session, its hands finished one after another
+    session = _LEARNING.setdefault("session", SimpleNamespace(finished=[], corrections=[]))
+    session.finished.append(SimpleNamespace(number=seed, record={"tricks": want}))
+    session.corrections.extend(corrections)
+    learning.follow(session)
     learning.adopt()
     print(f"  hand {seed}: {learning.last_note or 'nothing learnt'}", file=sys.stderr)
 

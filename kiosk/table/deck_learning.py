@@ -24,8 +24,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from kiosk.rules.cards import Card
 from kiosk.vision.deck_profile import DeckProfile, ProfileError
 from kiosk.vision.play_learning import FEWEST_CARDS, PlayLearning, origin_of
@@ -92,20 +90,17 @@ class TableDeckLearning:
     # -- the frame thread --------------------------------------------------------------------
 
     def look(self, hand: Any, pipeline: Any) -> None:
-        """The pipeline's last frame, of hand ``hand`` in play: its boxes in seat zones."""
+        """The pipeline's last frame, of hand ``hand`` in play: its boxes in seat zones,
+        each given the seat the trick reader gives it."""
         picture, found = getattr(pipeline, "last_view", (None, ()))
-        calibration = getattr(pipeline, "calibration", None)
+        reader = getattr(pipeline, "reader", None)
         frame_boxes = list(getattr(pipeline, "last_detections", ()))
-        if picture is None or calibration is None or not found or len(found) != len(frame_boxes):
+        if picture is None or reader is None or not found or len(found) != len(frame_boxes):
             return
-        centres = np.array([[(b.box[0] + b.box[2]) / 2, (b.box[1] + b.box[3]) / 2]
-                            for b in frame_boxes], np.float32)
-        points = calibration.to_table(centres)
-        seen: list[tuple[str, str, Sequence[float]]] = []
-        for d, point in zip(found, points, strict=True):
-            seat = calibration.zones.seat_at((float(point[0]), float(point[1])))
-            if seat is not None:
-                seen.append((str(seat), d.card, d.box))
+        seen: list[tuple[str, str, Sequence[float]]] = [
+            (str(seat), d.card, d.box)
+            for d, seat in zip(found, reader.seats(frame_boxes), strict=True)
+            if seat is not None]
         with self._lock:
             self.learner.look(hand, picture, seen)
 

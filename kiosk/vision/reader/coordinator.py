@@ -185,6 +185,11 @@ class TrickReader:
         """Finished tricks plus the one on the table, if any card of it is down."""
         return self.tricks + ([self.current_trick] if self._trick.plays else [])
 
+    def seats(self, detections: Iterable[Any]) -> list[Seat | None]:
+        """The seat each box would be read for (its zone on the table as fitted so far);
+        None outside every seat's zone."""
+        return self._frame.seats(detections)
+
     def feed(self, t: float, detections: Iterable[Any]) -> list[VisionEvent]:
         """One frame at time ``t`` (seconds, increasing); returns the events it settles."""
         self._now = t

@@ -82,6 +82,13 @@ class Frame:
         return Seen(sightings, self._seats_of(low), backs)
 
 
+    def seats(self, detections: Iterable[Any]) -> list[Seat | None]:
+        """The seat whose zone each box's centre lies in, as :meth:`see` attributes them
+        (where the table's fit puts the point), None outside every zone."""
+        boxes = [Detection.coerce(d) for d in detections]
+        points = self.calibration.to_table(np.array([d.centre for d in boxes]).reshape(-1, 2))
+        return [self._seat_at(point) for point in points]
+
     def _seat_at(self, point: np.ndarray) -> Seat | None:
         seat = self.calibration.zones.seat_at(self.fit.place(point))
         return None if seat is None else Seat(seat)

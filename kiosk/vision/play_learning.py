@@ -70,23 +70,12 @@ class Namer(Protocol):
     def head(self) -> Head: ...
 
 
-@dataclass(frozen=True)
-class Seen:
-    """One box of one frame: the seat whose zone it lies in, its name, its patch."""
-
-    seat: str
-    name: str
-    patch: np.ndarray
-
-
 @dataclass
 class HandPatches:
     """The patches one hand's frames gave, by (seat, rank), until the hand is settled."""
 
     number: Any
-    by_seat_rank: dict[tuple[str, str], list[tuple[str, np.ndarray]]] = field(
-        default_factory=dict)
-    frames: int = 0
+    by_seat_rank: dict[tuple[str, str], list[np.ndarray]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -107,8 +96,6 @@ class PlayLearning:
     def __init__(self, namer: Namer, profile: DeckProfile | None = None, *,
                  per_card: int = PER_CARD, pull: float = PULL) -> None:
         self.namer = namer
-        #: the profile read with when this learning began (None: the shipped layer)
-        self.base = profile
         self.profile = profile
         #: what every profile this learning adopts grew from: the table's set-up profile
         #: (its fingerprint; a profile play taught before keeps its own origin), or SHIPPED
@@ -131,7 +118,6 @@ class PlayLearning:
         if self._hand is None or self._hand.number != hand:
             self._hand = HandPatches(hand)
         collection = self._hand
-        collection.frames += 1
         height, width = picture.shape[:2]
         for seat, name, box in seen:
             if name not in PACK or not _inside(box, width, height):
@@ -139,7 +125,7 @@ class PlayLearning:
             kept = collection.by_seat_rank.setdefault((seat, name[0]), [])
             if len(kept) >= PER_SIGHTING * 4:
                 continue
-            kept.append((name, crop(picture, tuple(box), self.namer.patch, self.namer.margin)))
+            kept.append(crop(picture, tuple(box), self.namer.patch, self.namer.margin))
 
     # -- the session's side --------------------------------------------------------------
 
@@ -164,7 +150,7 @@ class PlayLearning:
             if not patches:
                 continue
             pool = self._pool.setdefault(cards[0], deque(maxlen=self.per_card))
-            for _name, patch in patches:
+            for patch in patches:
                 pool.append((self._hands, patch))
                 added += 1
         return added

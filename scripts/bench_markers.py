@@ -6,13 +6,16 @@ decks no network was trained on (``datasets.cards_art.HELD_OUT_DECKS``), each si
 at its count, the tricks face down, the renderer's light, noise, blur and glare. In some
 hands one side's 5s are left wrong on purpose (a point or two off, or five not turned).
 The shipped detector reads each still and :func:`kiosk.vision.markers.read_markers`
-counts the 5s, remembering each side's place through the game as the kiosk does.
+counts the 5s, remembering each side's place through the game and the 5s' sizes its
+stills showed (one learner per deck and view, kept from game to game as a table keeps
+its deck) as the kiosk does; ``--sizes deck`` gives it the deck's sizes from the art
+instead, ``--sizes none`` neither.
 
 Prints, per side and hand: the count read right (the target is 98 % or more), read
 wrong, not read; the deliberately wrong 5s reported (target: every one) and the false
 reports (the kiosk saying the 5s differ when they agree; target: none).
 
-    nice -n 10 .venv/bin/python scripts/bench_markers.py --hands 100
+    nice -n 10 .venv/bin/python scripts/bench_markers.py --hands 100 [--sizes deck|none]
 """
 
 from __future__ import annotations
@@ -40,9 +43,13 @@ from datasets.marker_stills import (  # noqa: E402
 from kiosk.rules.cards import Team  # noqa: E402
 from kiosk.vision.calibration import Calibration  # noqa: E402
 from kiosk.vision.detector import Detector  # noqa: E402
+from kiosk.vision.marker_sizes import LearntFiveSizes  # noqa: E402
 from kiosk.vision.markers import FiveSizes, read_markers  # noqa: E402
 
 VIEWS = ("overhead", "tablet")
+#: where the reader's 5s' sizes come from: learnt from the stills (as ``kiosk run``
+#: reads), the deck's art (a deck learnt at set-up), or none
+SIZES = ("learnt", "deck", "none")
 
 
 def nudged(place: MarkerPlace, rng: np.random.Generator) -> MarkerPlace:
@@ -53,7 +60,7 @@ def nudged(place: MarkerPlace, rng: np.random.Generator) -> MarkerPlace:
 
 
 def run(hands: int, seed: int, wrong_rate: float, detector: Detector,
-        keep: Path | None = None, log: Any = None, deck_known: bool = True) -> dict[str, Any]:
+        keep: Path | None = None, log: Any = None, sizes: str = "learnt") -> dict[str, Any]:
     """Render and read ``hands`` hands' stills in both views; the tallies."""
     rng = np.random.default_rng(seed)
     decks = cards_art.held_out_decks()
@@ -61,6 +68,7 @@ def run(hands: int, seed: int, wrong_rate: float, detector: Detector,
              "planted": 0, "planted_reported": 0, "agreeing": 0, "false_reports": 0,
              "stills": 0}
     misses: list[dict[str, Any]] = []
+    learners: dict[tuple[str, str], LearntFiveSizes] = {}
     done = 0
     game = 0
     while done < hands:
@@ -73,8 +81,8 @@ def run(hands: int, seed: int, wrong_rate: float, detector: Detector,
         remembered: dict[str, dict[Team, tuple[float, float]]] = {v: {} for v in VIEWS}
         # what enrolling the table's deck tells the kiosk of its 5s (CONTRACTS: the two
         # 5s are laid face up with the pack)
-        pips = ({suit: FiveSizes.of_face(cards_art.load_card(deck, "5" + suit))
-                 for suit in "CDHS"} if deck_known else {})
+        art = ({suit: FiveSizes.of_face(cards_art.load_card(deck, "5" + suit))
+                for suit in "CDHS"} if sizes == "deck" else {})
         for score in game_scores(rng):
             if done >= hands:
                 break
@@ -91,8 +99,11 @@ def run(hands: int, seed: int, wrong_rate: float, detector: Detector,
                                      seed_here)
                 h, w = still.image.shape[:2]
                 calibration = Calibration.from_corners(still.corners, (w, h), view=view)
+                learnt = learners.setdefault((deck, view), LearntFiveSizes())
                 readings = read_markers(still.image, detector.detect(still.image), calibration,
-                                        remembered[view], pips)
+                                        remembered[view],
+                                        learnt.sizes() if sizes == "learnt" else art)
+                learnt.add(readings.values())
                 tally["stills"] += 1
                 tally["hands"] += 1
                 all_right = True
@@ -145,8 +156,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--wrong-rate", type=float, default=0.25,
                         help="share of hands with one side's 5s left wrong on purpose")
     parser.add_argument("--keep", type=Path, help="write the stills read wrong here")
-    parser.add_argument("--no-deck", action="store_true",
-                        help="read without the deck's 5s' sizes (as before a deck is learnt)")
+    parser.add_argument("--sizes", choices=SIZES, default="learnt",
+                        help="the 5s' sizes: learnt from the stills read (as kiosk run "
+                             "reads; the default), the deck's art, or none")
     args = parser.parse_args(argv)
     if not cards_art.held_out_decks():
         print("no held-out card decks installed (scripts/install-system-packages.sh)",
@@ -155,12 +167,12 @@ def main(argv: list[str] | None = None) -> int:
     detector = Detector()
     start = time.time()
     t = run(args.hands, args.seed, args.wrong_rate, detector, args.keep, log=sys.stdout,
-            deck_known=not args.no_deck)
+            sizes=args.sizes)
     took = time.time() - start
     sides = max(t["sides"], 1)
     print(f"{args.hands} hands ({t['games']} games), {t['stills']} stills (overhead and "
           f"tablet), decks {', '.join(cards_art.held_out_decks())}"
-          f"{' (their 5s not learnt)' if args.no_deck else ''}, {took:.0f} s")
+          f", the 5s' sizes: {args.sizes}, {took:.0f} s")
     print(f"count read right: {t['right']}/{t['sides']} sides "
           f"({100 * t['right'] / sides:.1f} %); read wrong {t['wrong']}, not read "
           f"{t['unread']}; stills with both sides right {t['hands_right']}/{t['hands']} "

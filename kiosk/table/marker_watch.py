@@ -8,7 +8,9 @@ read then (the detector's whole frame, not the play area the trick reader looks 
 be recorded on the UI thread (:meth:`kiosk.table.session.TableSession.see_markers`).
 
 The watch remembers where each side's 5s were read, so a side at nought (its 5s face
-down, no pip in sight) is found there next time (kiosk.vision.markers).
+down, no pip in sight) is found there next time (kiosk.vision.markers), and what the
+table's 5s' pips and corners measure (kiosk.vision.marker_sizes), so a corner the
+detector did not box is told from a pip once a few stills have shown the sizes plainly.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 
 from kiosk.rules.cards import Team
 from kiosk.table.markers import wanted
+from kiosk.vision.marker_sizes import LearntFiveSizes
 
 #: seconds into a new deal before the 5s are read (they have been moved by then)
 SETTLE = 4.0
@@ -34,7 +37,9 @@ class MarkerWatch:
                  clock: Callable[[], float] = time.monotonic) -> None:
         """``calibration_of(frame)`` gives the table's calibration for a frame (the trick
         reader's, or the view's default); ``on_read`` gets each side's count (None:
-        could not read) and must move it to the UI thread itself."""
+        could not read) and must move it to the UI thread itself. ``sizes``: the 5s'
+        print sizes where the deck's are known; without them they are learnt from the
+        stills read."""
         self.detector = detector
         self.calibration_of = calibration_of
         self.on_read = on_read
@@ -45,6 +50,7 @@ class MarkerWatch:
         self._due: tuple[int, float] | None = None  # (hand, when) of the next reading
         self._read: int | None = None  # the hand whose deal was last read at
         self.places: dict[Team, tuple[float, float]] = {}
+        self.learnt = LearntFiveSizes()
 
     def follow(self, session: Any) -> None:
         """After every change to the session (UI thread): a new deal after a scored hand,
@@ -68,7 +74,8 @@ class MarkerWatch:
         from kiosk.vision.markers import read_markers
 
         readings = read_markers(frame, self.detector.detect(frame), self.calibration_of(frame),
-                                self.places, self.sizes)
+                                self.places, self.sizes or self.learnt.sizes())
+        self.learnt.add(readings.values())
         for side, reading in readings.items():
             if reading.read and reading.place is not None:
                 self.places[side] = reading.place

@@ -16,8 +16,11 @@ How, for each pair of 5s the detector names at the side of the table:
    face-down card, a trick or the table is not that paper, so their patterns never count;
 3. a pip is a solid mark of the 5s' colour (red for hearts and diamonds, black for
    clubs and spades) lying on that paper, of a pip's size: with the table's 5s' sizes
-   known (:class:`FiveSizes`, learnt from the deck) nearer a pip's than any corner
-   mark's; without them, the largest sets of marks printed alike. Under a face-down top
+   known (:class:`FiveSizes`, from the deck, or learnt from earlier stills by
+   :mod:`kiosk.vision.marker_sizes`) nearer a pip's than any corner mark's; without
+   them, the largest sets of marks printed alike (two sets at most, of sizes two 5s of
+   one colour can print), a boxed corner's mark counting only where it is of a set's
+   size. Under a face-down top
    card only the named bottom 5's pips count; a 5 the detector did not name counts only
    as a whole face-up top card (four or five pips alike).
 
@@ -57,6 +60,10 @@ PATCH_SCALE = 1200.0
 PIP_AREA = (0.004, 0.06)
 #: pips of one 5 are printed alike: areas within this ratio of each other
 SAME_SIZE = 1.5
+#: the two 5s' pips (one colour, two suits) differ in area by less than this ratio in
+#: every deck measured (1.86 at most, hearts against diamonds); a jumbo corner's marks
+#: are 2.3 to 3.3 times a pip
+MATE_SIZE = 2.0
 #: a blob is a pip of a known size when its radius is within these shares of the pip's
 #: (a corner's suit is at most 0.77 or at least 1.6 of it in every deck measured)
 KNOWN_SIZE = (0.82, 1.3)
@@ -99,6 +106,9 @@ class MarkerReading:
     top_face_up: bool | None = None
     #: why it could not be read, in a short phrase for the log (empty when read)
     why: str = ""
+    #: the sizes this still showed plainly, per suit, for the table to learn its 5s by
+    #: (:class:`kiosk.vision.marker_sizes.LearntFiveSizes`)
+    seen: tuple[tuple[str, FiveSizes], ...] = ()
 
     @property
     def read(self) -> bool:
@@ -130,8 +140,9 @@ def read_markers(image: np.ndarray, detections: Sequence[Detection], calibration
 
     ``places``: where each side's 5s were last read (table units), to find a side's
     nought, whose 5s show no face. ``sizes``: the table's 5s' print sizes per suit
-    (``"H"`` ...), as learnt from the deck (:meth:`FiveSizes.of_face`); without them a
-    pair's pips are the largest sets of blobs printed alike.
+    (``"H"`` ...), as learnt from the deck (:meth:`FiveSizes.of_face`) or from earlier
+    stills (:mod:`kiosk.vision.marker_sizes`); without them a pair's pips are the largest
+    sets of blobs printed alike.
     """
     dets = [d for d in detections if d.confidence >= EVIDENCE]
     fives = [d for d in dets if d.card in FIVES]
@@ -295,7 +306,8 @@ def _read_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Det
     colour = RED if red else frozenset({"C", "S"})
     face_down_top = _back_on(fives, dets, calibration)
     shown = suits if face_down_top else colour
-    known = [sizes[suit] for suit in shown if suit in sizes]
+    # the sizes say which blobs are pips only when they cover every 5 that can show
+    known = [sizes[suit] for suit in shown if suit in sizes] if shown <= sizes.keys() else []
     smallest = min((s.pip for s in known), default=0.01)
     if math.sqrt(4 * smallest / math.pi) * _card_pixels(calibration, place) < MIN_PIP_PIXELS:
         return MarkerReading(side, None, place=place, why="too far from the camera to count")
@@ -306,6 +318,11 @@ def _read_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Det
     faces = [d for d in dets if d.card != FACE_DOWN]
     for quad in _boxes_in_patch(faces, to_patch):
         cv2.fillPoly(index_mask, [np.round(_grow(quad, 0.7)).astype(np.int32)], 255)
+    fives_mask = np.zeros((h, w), np.uint8)  # the middle of each 5's printed corner
+    for quad in _boxes_in_patch(fives, to_patch):
+        cv2.fillPoly(fives_mask, [np.round(_grow(quad, 0.7)).astype(np.int32)], 255)
+    corner_marks: list[float] = []  # the marks in the 5s' boxed corners (card widths²)
+    boxed: list[tuple[int, float, float]] = []  # pip-like blobs in a boxed corner
     # the paper: found around each 5's printed corner with that corner's own paper as the
     # reference (one card of a pair may lie in a lamp's light, the other in shade)
     card_area = (CARD_UNITS * PATCH_SCALE) ** 2 * 1.4
@@ -343,9 +360,13 @@ def _read_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Det
         contour, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         hull = cv2.convexHull(contour[0])
         centre = (x + bw / 2, y + bh / 2)
-        if index_mask[int(centre[1]), int(centre[0])] and (face_down_top or not sizes):
+        if index_mask[int(centre[1]), int(centre[0])] and (face_down_top or not known):
             # a printed corner's suit (the box's middle); not under a face-up 5 turned on
             # its bottom one, whose corner's box reaches over the pips beside it
+            if fives_mask[int(centre[1]), int(centre[0])]:
+                corner_marks.append(area / card_w ** 2)
+            if not face_down_top:
+                boxed.append((area, *centre))
             continue
         (_cx, _cy), (rw, rh), _angle = cv2.minAreaRect(contour[0])
         if max(rw, rh) > ELONGATED * max(min(rw, rh), 1.0):
@@ -369,21 +390,66 @@ def _read_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Det
                 if len(found) >= 4 or any(_alike(sizes[suit], sizes[named])
                                           for named in suits if named in sizes)
                 for b in found]
+        seen: tuple[tuple[str, FiveSizes], ...] = ()
     else:
-        pips, strays = _same_size(blobs)
+        groups, strays = _same_size(blobs)
+        # a pip of the bottom 5 a face-up top card's corner box reaches over: of a set's
+        # size, where that set has room for it (a corner's own suit is of no pip's size)
+        for b in boxed:
+            for group in groups:
+                if len(group) < 5 and abs(math.log(b[0] / _median_area(group))) < \
+                        math.log(SAME_SIZE) / 2:
+                    group.append(b)
+                    break
+        pips = [b for group in groups for b in group]
         for _stray, sx, sy in strays:
             # a blob of another size is a corner's suit the detector did not box: it sits
             # beside that corner's rank; anything else is no part of a 5 we can explain
             if not any(np.hypot(sx - gx, sy - gy) < 0.32 * card_w for gx, gy in glyphs):
                 return MarkerReading(side, None, place=place, pips=len(pips),
                                      why="a pip half covered, or a mark that is not a pip")
+        seen = _sizes_seen(groups, suits, face_down_top, corner_marks, card_w, sizes)
     count = len(pips)
     if count > 10:
         return MarkerReading(side, None, place=place, pips=count, why="more than ten pips")
     face_up = count >= 5
     if count == 0:
         return MarkerReading(side, None, place=place, why="a 5 seen but no pip")
-    return MarkerReading(side, count, place=place, pips=count, top_face_up=face_up)
+    return MarkerReading(side, count, place=place, pips=count, top_face_up=face_up, seen=seen)
+
+
+def _sizes_seen(groups: Sequence[Sequence[tuple[int, float, float]]], suits: set[str],
+                face_down_top: bool, corner_marks: Sequence[float], card_w: float,
+                sizes: Mapping[str, FiveSizes]) -> tuple[tuple[str, FiveSizes], ...]:
+    """The 5s' sizes a still read without them shows plainly: whose pips each set of
+    blobs printed alike is, where only one answer is possible.
+
+    One set of two to four and one 5 named: the named 5's pips (a face-up top card
+    shows five, so these are the bottom 5's under a face-down top), with the marks of
+    its boxed corners. Two sets and two 5s named, one of whose sizes the table knows:
+    the other set of five is the face-up top card's (its corners are not told apart from
+    its mate's). Five alone is not learnt from: the 5 named may be the bottom one
+    peeking out while the top card's pips show.
+    """
+    def pip(group: Sequence[tuple[int, float, float]]) -> float:
+        return float(np.median([b[0] for b in group])) / card_w ** 2
+
+    corner = tuple(sorted({round(a, 4) for a in corner_marks}))
+    if len(groups) == 1 and len(suits) == 1:
+        (suit,) = suits
+        if 2 <= len(groups[0]) <= 4:
+            return ((suit, FiveSizes(pip(groups[0]), corner)),)
+        return ()
+    if len(groups) == 2 and len(suits) == 2 and not face_down_top:
+        known = [suit for suit in suits if suit in sizes]
+        if len(known) != 1:
+            return ()
+        (mate,) = suits - {known[0]}
+        matched = [i for i, g in enumerate(groups)
+                   if _pip_of(pip(g), [(known[0], sizes[known[0]])]) == known[0]]
+        if len(matched) == 1 and len(groups[1 - matched[0]]) == 5:
+            return ((mate, FiveSizes(pip(groups[1 - matched[0]]), ())),)
+    return ()
 
 
 @dataclass(frozen=True)
@@ -445,29 +511,43 @@ def _pip_of(area: float, sizes: Sequence[tuple[Any, FiveSizes]]) -> Any:
 
 
 def _same_size(blobs: list[tuple[int, float, float]]
-               ) -> tuple[list[tuple[int, float, float]], list[tuple[int, float, float]]]:
+               ) -> tuple[list[list[tuple[int, float, float]]], list[tuple[int, float, float]]]:
     """The pips (at most two sets of blobs printed alike, at most five each: the two 5s
     may be of suits whose pips differ in size, hearts and diamonds say), and the rest.
 
-    >>> pips, rest = _same_size([(100, 0, 0), (104, 1, 1), (300, 2, 2), (310, 3, 3), (35, 4, 4)])
-    >>> len(pips), rest
-    (4, [(35, 4, 4)])
+    The second set must be of a pip's size for the first's mate (:data:`MATE_SIZE`): a
+    jumbo corner's rank and suit beside a 5's pips are no second 5.
+
+    >>> sets, rest = _same_size([(100, 0, 0), (104, 1, 1), (160, 2, 2), (170, 3, 3), (35, 4, 4)])
+    >>> [len(s) for s in sets], rest
+    ([2, 2], [(35, 4, 4)])
+    >>> sets, rest = _same_size([(70, 0, 0), (72, 1, 1), (75, 2, 2), (171, 3, 3), (240, 4, 4)])
+    >>> [len(s) for s in sets], rest
+    ([3], [(240, 4, 4), (171, 3, 3)])
     """
     left = sorted(blobs, reverse=True)
-    pips: list[tuple[int, float, float]] = []
+    groups: list[list[tuple[int, float, float]]] = []
     for _card in range(2):
         best: list[tuple[int, float, float]] = []
         for anchor in left:
             group = [b for b in left if anchor[0] <= b[0] <= SAME_SIZE * anchor[0]][:5]
+            if groups and abs(math.log(_median_area(group) / _median_area(groups[0]))) > \
+                    math.log(MATE_SIZE):
+                continue
             if len(group) > len(best):
                 best = group
-        if len(best) < 2 and pips:
+        if len(best) < 2 and groups:
             break  # a lone blob beside a set of pips is not plainly a pip
-        pips += best
+        if best:
+            groups.append(best)
         left = [b for b in left if b not in best]
-    if len(pips) == 1 and left:
+    if sum(len(g) for g in groups) == 1 and left:
         return [], list(blobs)  # one pip and a corner's suit: which is which is not plain
-    return pips, left
+    return groups, left
+
+
+def _median_area(blobs: Sequence[tuple[int, float, float]]) -> float:
+    return float(np.median([b[0] for b in blobs]))
 
 
 def _paper(lab: np.ndarray, corner: np.ndarray, card_area: float) -> np.ndarray:

@@ -26,7 +26,9 @@ How, for each pair of 5s the detector names at the side of the table:
 
 A side whose 5s show no face (nought: the top card face down square on the bottom)
 is read where its 5s were last seen, when a face-down card lies there and no pip is in
-sight beside it. Anything else that does not add up (a glare on the pair, more than ten
+sight beside it. A face-down card is a ``back`` the detector names or, for a back it
+does not name (a picture back), a card's outline of another hue than the table's.
+Anything else that does not add up (a glare on the pair, more than ten
 pips, a pair too far from the camera, a mark that is no pip) is "cannot read", with the
 reason, never a guess.
 
@@ -82,6 +84,9 @@ CARD_UNITS = 0.085
 SAME_PLACE = 0.12
 #: how far (Lab a, b) a pixel's hue may be from the 5s' paper's to be that paper
 PAPER_HUE = 16.0
+#: how far (Lab a, b) from the table's hue a card's back must be to be found by its
+#: outline alone
+OTHER_HUE = 18.0
 #: a pip narrower than this in the picture (pixels) is not counted: too far from the
 #: camera to tell from a smudge
 MIN_PIP_PIXELS = 4.0
@@ -217,30 +222,69 @@ def _read_nought(image: np.ndarray, dets: Sequence[Detection], calibration: Cali
     end of this side's edges (the tricks are laid in the middle of an edge); and in
     either case no pip in sight beside it (a 5 whose corners the detector missed)."""
     backs = [d for d in dets if d.card == FACE_DOWN]
-    where = calibration.to_table([d.centre for d in backs]) if backs else np.zeros((0, 2))
+    named = calibration.to_table([d.centre for d in backs]) if backs else np.zeros((0, 2))
+    # each face-down card: its place, and its outline where it was found by it alone
+    cards: list[tuple[tuple[float, float], np.ndarray | None]] = [
+        (_point(p), None) for p in named]
+    cards += [(_point(p), outline) for p, outline in _backs_by_outline(image, calibration)
+              if not len(named) or float(np.hypot(*(named - p).T).min()) > SAME_PLACE / 2]
     if last is not None:
-        near = np.hypot(where[:, 0] - last[0], where[:, 1] - last[1]) < SAME_PLACE
-        if not near.any():
+        near = [c for c in cards if math.dist(c[0], last) < SAME_PLACE]
+        if not near:
             return MarkerReading(side, None, place=last,
                                  why="no 5 and no face-down card where this side's 5s were")
-        place = last
+        place, outline = last, near[0][1]
     else:
-        ends = [_point(p) for p in where if _at_corner_end(_point(p), side)]
+        ends = [c for c in cards if _at_corner_end(c[0], side)]
         if len(ends) != 1:
             return MarkerReading(side, None, why="no 5 seen on this side" if not ends else
                                  "no 5 seen, and more than one face-down card where they "
                                  "may lie")
-        place = (ends[0][0], ends[0][1])
-    if _pip_beside(image, calibration, place, sizes):
+        place, outline = ends[0]
+    if _pip_beside(image, calibration, place, sizes, outline):
         return MarkerReading(side, None, place=place,
                              why="a pip beside the face-down card, but no 5 named")
     return MarkerReading(side, 0, place=place, pips=0, top_face_up=False)
 
 
+def _backs_by_outline(image: np.ndarray, calibration: Calibration
+                      ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Where a lone card lies on the table, found by its outline (a back the detector
+    does not name, such as a picture back): a region of another hue than the table's, of
+    one card's size and shape; its centre and corners in table units."""
+    scale = 400.0
+    side = int(scale)
+    to_top = np.array([[scale, 0, 0], [0, scale, 0], [0, 0, 1.0]]) @ calibration.homography
+    top = cv2.warpPerspective(image, to_top, (side, side), flags=cv2.INTER_AREA,
+                              borderMode=cv2.BORDER_CONSTANT)
+    lab = cv2.cvtColor(top, cv2.COLOR_BGR2LAB).astype(np.float32)
+    seen = top.any(axis=2)
+    table = np.median(lab[seen][:, 1:], axis=0)
+    other = (np.hypot(lab[:, :, 1] - table[0], lab[:, :, 2] - table[1]) > OTHER_HUE) & seen
+    other = cv2.morphologyEx(other.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    card = CARD_UNITS * scale
+    n, labels, stats, centres = cv2.connectedComponentsWithStats(other, connectivity=8)
+    out = []
+    for i in range(1, n):
+        area = float(stats[i, 4])
+        if not 0.6 * card * card * 1.4 < area < 1.5 * card * card * 1.4:
+            continue
+        contour, _ = cv2.findContours((labels == i).astype(np.uint8), cv2.RETR_EXTERNAL,
+                                      cv2.CHAIN_APPROX_SIMPLE)
+        (_x, _y), (rw, rh), _a = cv2.minAreaRect(contour[0])
+        long, short = max(rw, rh), max(min(rw, rh), 1.0)
+        if 1.2 < long / short < 1.65 and area > 0.8 * rw * rh:
+            out.append((np.array(centres[i]) / scale,
+                        cv2.boxPoints(cv2.minAreaRect(contour[0])) / scale))
+    return out
+
+
 def _pip_beside(image: np.ndarray, calibration: Calibration, place: Sequence[float],
-                sizes: Mapping[str, FiveSizes]) -> bool:
+                sizes: Mapping[str, FiveSizes], outline: np.ndarray | None = None) -> bool:
     """Whether a pip-sized mark of either colour lies on light card paper near
-    ``place``: the evidence that a 5 shows there after all."""
+    ``place``: the evidence that a 5 shows there after all. Not within ``outline`` (the
+    face-down card's corners in table units, where it was found by its outline): a
+    picture back may print pips of its own."""
     patch, _to_patch = _patch(image, calibration, place)
     lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
     lightness = lab[:, :, 0]
@@ -248,8 +292,12 @@ def _pip_beside(image: np.ndarray, calibration: Calibration, place: Sequence[flo
     paper = ((lightness > 0.8 * np.percentile(lightness, 97)) & (chroma < 20)).astype(np.uint8)
     cards = _fill_holes(paper)
     card_w = CARD_UNITS * PATCH_SCALE
+    back = np.zeros(paper.shape, np.uint8)
+    if outline is not None:
+        corners = (outline - (np.asarray(place) - PATCH_HALF)) * PATCH_SCALE
+        cv2.fillPoly(back, [np.round(_grow(corners, 1.08)).astype(np.int32)], 1)
     for red in (True, False):
-        ink = _ink(patch, lab, red, cards, card_w) & (paper == 0) & (cards > 0)
+        ink = _ink(patch, lab, red, cards, card_w) & (paper == 0) & (cards > 0) & (back == 0)
         n, _labels, stats, _c = cv2.connectedComponentsWithStats(ink.astype(np.uint8),
                                                                  connectivity=8)
         known = [s for suit, s in sizes.items() if (suit in RED) == red]

@@ -79,3 +79,22 @@ def test_a_picture_with_no_fives_reads_nothing(detector) -> None:  # type: ignor
 
 def test_the_examples_in_the_docstrings() -> None:
     assert doctest.testmod(markers).failed == 0
+
+
+def test_nought_is_read_where_a_picture_back_the_detector_does_not_name_lies(detector) -> None:  # type: ignore[no-untyped-def]
+    """The nicu-white deck's back is a picture of four aces: no ``back`` is named, so the
+    face-down pair is found by its outline, and the aces' pips on it are no 5's pips."""
+    deck = "kde-nicu-white"
+    if deck not in cards_art.held_out_decks():
+        pytest.skip("needs the held-out deck's art")
+    rng = np.random.default_rng(30)
+    shown = {"NS": 4, "EW": 0}
+    still = render_still(deck, "overhead", shown, shown, random_places(rng),
+                         {"NS": ("H", "D"), "EW": ("S", "C")}, 30)
+    h, w = still.image.shape[:2]
+    found = detector.detect(still.image)
+    assert not [d for d in found if d.card == "back"]
+    readings = markers.read_markers(still.image, found,
+                                    Calibration.from_corners(still.corners, (w, h)))
+    assert readings[Team.EW].count == 0, readings[Team.EW]
+    assert readings[Team.EW].place is not None

@@ -259,6 +259,8 @@ def _backs_by_outline(image: np.ndarray, calibration: Calibration
                               borderMode=cv2.BORDER_CONSTANT)
     lab = cv2.cvtColor(top, cv2.COLOR_BGR2LAB).astype(np.float32)
     seen = top.any(axis=2)
+    if seen.sum() < 0.25 * side * side:
+        return []  # the picture shows too little of the table to know its hue
     table = np.median(lab[seen][:, 1:], axis=0)
     other = (np.hypot(lab[:, :, 1] - table[0], lab[:, :, 2] - table[1]) > OTHER_HUE) & seen
     other = cv2.morphologyEx(other.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
@@ -450,13 +452,14 @@ def _read_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Det
                     group.append(b)
                     break
         pips = [b for group in groups for b in group]
+        top = () if face_down_top else _mate_seen(groups, colour, card_w, sizes)
         for _stray, sx, sy in strays:
             # a blob of another size is a corner's suit the detector did not box: it sits
             # beside that corner's rank; anything else is no part of a 5 we can explain
             if not any(np.hypot(sx - gx, sy - gy) < 0.32 * card_w for gx, gy in glyphs):
-                return MarkerReading(side, None, place=place, pips=len(pips),
+                return MarkerReading(side, None, place=place, pips=len(pips), seen=top,
                                      why="a pip half covered, or a mark that is not a pip")
-        seen = _sizes_seen(groups, suits, face_down_top, corner_marks, card_w, sizes)
+        seen = _sizes_seen(groups, suits, corner_marks, card_w) or top
     count = len(pips)
     if count > 10:
         return MarkerReading(side, None, place=place, pips=count, why="more than ten pips")
@@ -467,37 +470,45 @@ def _read_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Det
 
 
 def _sizes_seen(groups: Sequence[Sequence[tuple[int, float, float]]], suits: set[str],
-                face_down_top: bool, corner_marks: Sequence[float], card_w: float,
-                sizes: Mapping[str, FiveSizes]) -> tuple[tuple[str, FiveSizes], ...]:
-    """The 5s' sizes a still read without them shows plainly: whose pips each set of
-    blobs printed alike is, where only one answer is possible.
-
-    One set of two to four and one 5 named: the named 5's pips (a face-up top card
-    shows five, so these are the bottom 5's under a face-down top), with the marks of
-    its boxed corners. Two sets and two 5s named, one of whose sizes the table knows:
-    the other set of five is the face-up top card's (its corners are not told apart from
-    its mate's). Five alone is not learnt from: the 5 named may be the bottom one
-    peeking out while the top card's pips show.
+                corner_marks: Sequence[float], card_w: float
+                ) -> tuple[tuple[str, FiveSizes], ...]:
+    """The 5s' sizes a still read without them shows plainly: one set of two to four
+    pips and one 5 named are the named 5's pips (a face-up top card shows five, so these
+    are the bottom 5's under a face-down top), with the marks of its boxed corners. Five
+    alone is not learnt from: the 5 named may be the bottom one peeking out while the
+    top card's pips show.
     """
-    def pip(group: Sequence[tuple[int, float, float]]) -> float:
-        return float(np.median([b[0] for b in group])) / card_w ** 2
-
-    corner = tuple(sorted({round(a, 4) for a in corner_marks}))
-    if len(groups) == 1 and len(suits) == 1:
-        (suit,) = suits
-        if 2 <= len(groups[0]) <= 4:
-            return ((suit, FiveSizes(pip(groups[0]), corner)),)
-        return ()
-    if len(groups) == 2 and len(suits) == 2 and not face_down_top:
-        known = [suit for suit in suits if suit in sizes]
-        if len(known) != 1:
-            return ()
-        (mate,) = suits - {known[0]}
-        matched = [i for i, g in enumerate(groups)
-                   if _pip_of(pip(g), [(known[0], sizes[known[0]])]) == known[0]]
-        if len(matched) == 1 and len(groups[1 - matched[0]]) == 5:
-            return ((mate, FiveSizes(pip(groups[1 - matched[0]]), ())),)
+    if len(groups) == 1 and len(suits) == 1 and 2 <= len(groups[0]) <= 4:
+        corner = tuple(sorted({round(a, 4) for a in corner_marks}))
+        return ((next(iter(suits)), FiveSizes(_median_area(groups[0]) / card_w ** 2, corner)),)
     return ()
+
+
+def _mate_seen(groups: Sequence[Sequence[tuple[int, float, float]]], colour: frozenset[str],
+               card_w: float, sizes: Mapping[str, FiveSizes]
+               ) -> tuple[tuple[str, FiveSizes], ...]:
+    """The other 5's pip size, where the table knows one 5's of the colour: the one set
+    of three or more blobs printed alike that is not of the known 5's pip size (radii
+    apart by :data:`ALIKE` or more) but of a size its mate may print is the other 5's,
+    face-up top card or bottom one beside it; and where more than five blobs are of the
+    known size, both 5s print pips alike. Offered even when the rest of the still
+    cannot be read (a corner the detector did not box beside it): that is what the
+    sizes are wanted for.
+    """
+    known = [suit for suit in colour if suit in sizes]
+    if len(known) != 1:
+        return ()
+    mine = sizes[known[0]].pip
+    (mate,) = colour - {known[0]}
+    like_mine = [b[0] / card_w ** 2 for g in groups for b in g
+                 if abs(math.log(b[0] / card_w ** 2 / mine)) / 2 < math.log(ALIKE)]
+    if len(like_mine) > 5:
+        # more pips of the known size than one 5 prints: both 5s print alike
+        return ((mate, FiveSizes(float(np.median(like_mine)), ())),)
+    areas = [area for area in (_median_area(g) / card_w ** 2 for g in groups if len(g) >= 3)
+             if math.log(ALIKE) <= abs(math.log(area / mine)) / 2
+             and abs(math.log(area / mine)) < math.log(MATE_SIZE)]
+    return ((mate, FiveSizes(areas[0], ())),) if len(areas) == 1 else ()
 
 
 @dataclass(frozen=True)

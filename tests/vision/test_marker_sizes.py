@@ -92,5 +92,25 @@ def test_plain_reads_show_the_decks_own_pip_size() -> None:
     assert learnt.sizes()["D"].pip == pytest.approx(art, rel=0.1)
 
 
+def blobs(n: int, area: float, card_w: float = 100.0) -> list[tuple[int, float, float]]:
+    return [(round(area * card_w ** 2), float(i), 0.0) for i in range(n)]
+
+
+def test_the_mate_of_a_known_five_is_learnt_beside_it() -> None:
+    """The diamonds' pips known, a face-up heart 5 over them: its five pips of another
+    size are the hearts'; a set of the known size, of a corner's size, or of two alone
+    teaches nothing."""
+    from kiosk.vision.markers import _mate_seen
+
+    red = frozenset({"H", "D"})
+    known = {"D": FiveSizes(0.0187, ())}
+    [(suit, sizes)] = _mate_seen([blobs(5, 0.0304), blobs(3, 0.0187)], red, 100.0, known)
+    assert suit == "H" and sizes.pip == pytest.approx(0.0304, rel=0.01)
+    assert _mate_seen([blobs(5, 0.0190)], red, 100.0, known) == ()
+    assert _mate_seen([blobs(5, 0.0187), blobs(3, 0.0062)], red, 100.0, known) == ()
+    assert _mate_seen([blobs(5, 0.0187), blobs(2, 0.0304)], red, 100.0, known) == ()
+    assert _mate_seen([blobs(5, 0.0304)], red, 100.0, {}) == ()
+
+
 def test_the_examples_in_the_docstrings() -> None:
     assert doctest.testmod(marker_sizes).failed == 0

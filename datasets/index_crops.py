@@ -231,17 +231,20 @@ Source = tuple[str, Iterator[tuple[Path | np.ndarray, Truth]], int, bool]
 
 
 def build(sources: list[Source], detector_model: Path | None, seed: int = 0,
-          size: int = PATCH, margin: float = MARGIN, randoms: int = 3) -> Patches:
+          size: int = PATCH, margin: float = MARGIN, randoms: int = 3,
+          threads: int | None = None) -> Patches:
     """Patches, labels and source index (position in ``sources``) for all images.
 
     A shrunk source is cut from a copy scaled by a factor drawn from :data:`SHRINK`,
     without detector proposals (the detector runs on whole frames, not shrunk copies).
+    ``threads``: the detector's (None: ONNX Runtime's default, every core).
     """
     detector = None
     if detector_model is not None and detector_model.exists():
         from kiosk.vision.detector import Detector
 
-        detector = Detector(detector_model, confidence=0.05, index_classifier=None)
+        detector = Detector(detector_model, confidence=0.05, index_classifier=None,
+                            threads=threads)
     rng = np.random.default_rng(seed)
     patches: list[np.ndarray] = []
     labels: list[int] = []

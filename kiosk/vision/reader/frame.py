@@ -79,8 +79,7 @@ class Frame:
                and d.card != FACE_DOWN]
         backs = [(float(x), float(y)) for d, (x, y) in zip(boxes, points, strict=True)
                  if d.card == FACE_DOWN and d.confidence >= self.config.min_confidence]
-        return Seen(sightings, self._seats_of(low), backs)
-
+        return Seen(sightings, {s for s in self.seats(low) if s is not None}, backs)
 
     def seats(self, detections: Iterable[Any]) -> list[Seat | None]:
         """The seat whose zone each box's centre lies in, as :meth:`see` attributes them
@@ -156,10 +155,3 @@ class Frame:
                 dropped.add(id(d))
         kept = [i for i, d in enumerate(boxes) if id(d) not in dropped]
         return [boxes[i] for i in kept], points[kept]
-
-    def _seats_of(self, boxes: list[Detection]) -> set[Seat]:
-        """The seats whose zones these boxes lie in."""
-        if not boxes:
-            return set()
-        pts = self.calibration.to_table(np.array([d.centre for d in boxes]))
-        return {z for p in pts if (z := self._seat_at(p)) is not None}

@@ -16,12 +16,11 @@ the detector once named by the wrong suit) is outvoted, not averaged in.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 
 import numpy as np
 
-from kiosk.vision.markers import FiveSizes, MarkerReading
+from kiosk.vision.markers import FiveSizes, MarkerReading, radius_ratio
 
 #: stills that must show a suit's pips plainly before its sizes are used
 SAMPLES = 2
@@ -62,7 +61,7 @@ class LearntFiveSizes:
             pip = float(np.median([s.pip for s in agree]))
             # a mark all but a pip's size would take the pips nearest it for corners
             corner = tuple(sorted({a for s in agree for a in s.corner
-                                   if abs(math.log(a / pip)) / 2 > math.log(CORNER_APART)}))
+                                   if radius_ratio(a, pip) > CORNER_APART}))
             out[suit] = FiveSizes(pip, corner)
         return out
 
@@ -73,4 +72,4 @@ def _near(area: float, reference: float) -> bool:
     >>> _near(0.02, 0.021), _near(0.0184, 0.0268)
     (True, False)
     """
-    return abs(math.log(area / reference)) / 2 <= math.log(SAME_PIP)
+    return radius_ratio(area, reference) <= SAME_PIP

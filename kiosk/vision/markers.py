@@ -96,6 +96,9 @@ CORNER_END = (0.3, 0.2)
 #: detections below this confidence are not evidence
 EVIDENCE = 0.5
 FIVES = frozenset({"5C", "5D", "5H", "5S"})
+#: a face-down card: where it lies (table units), and its corners where it was found by
+#: its outline alone (None: a ``back`` the detector named)
+FaceDown = tuple[tuple[float, float], np.ndarray | None]
 RED = frozenset({"H", "D"})
 
 
@@ -158,6 +161,7 @@ def read_markers(image: np.ndarray, detections: Sequence[Detection], calibration
         centre = centres[group].mean(axis=0)
         by_side[side_of(centre)].append(group)
     out = {}
+    face_down: list[FaceDown] | None = None  # found once a still, when a side shows no 5
     for side in SIDES:
         groups_here = by_side[side]
         last = (places or {}).get(side)
@@ -172,7 +176,9 @@ def read_markers(image: np.ndarray, detections: Sequence[Detection], calibration
                                    _point(centres[group].mean(axis=0)),
                                    sizes or {})
         else:
-            out[side] = _read_nought(image, dets, calibration, side, last, sizes or {})
+            if face_down is None:
+                face_down = _face_down_cards(image, dets, calibration)
+            out[side] = _read_nought(image, face_down, calibration, side, last, sizes or {})
     return out
 
 
@@ -214,20 +220,25 @@ def _pairs(centres: np.ndarray) -> list[list[int]]:
     return list(groups.values())
 
 
-def _read_nought(image: np.ndarray, dets: Sequence[Detection], calibration: Calibration,
+def _face_down_cards(image: np.ndarray, dets: Sequence[Detection],
+                     calibration: Calibration) -> list[FaceDown]:
+    """Each face-down card on the table: the ``back`` boxes the detector named, and the
+    cards found by their outline alone away from those (with the outline's corners)."""
+    backs = [d for d in dets if d.card == FACE_DOWN]
+    named = calibration.to_table([d.centre for d in backs]) if backs else np.zeros((0, 2))
+    cards: list[FaceDown] = [(_point(p), None) for p in named]
+    cards += [(_point(p), outline) for p, outline in _backs_by_outline(image, calibration)
+              if not len(named) or float(np.hypot(*(named - p).T).min()) > SAME_PLACE / 2]
+    return cards
+
+
+def _read_nought(image: np.ndarray, cards: Sequence[FaceDown], calibration: Calibration,
                  side: Team, last: tuple[float, float] | None,
                  sizes: Mapping[str, FiveSizes]) -> MarkerReading:
     """No 5 face on this side: nought if a face-down card lies where its 5s were last
     seen, or, before they were ever seen, if exactly one face-down card lies at a corner
     end of this side's edges (the tricks are laid in the middle of an edge); and in
     either case no pip in sight beside it (a 5 whose corners the detector missed)."""
-    backs = [d for d in dets if d.card == FACE_DOWN]
-    named = calibration.to_table([d.centre for d in backs]) if backs else np.zeros((0, 2))
-    # each face-down card: its place, and its outline where it was found by it alone
-    cards: list[tuple[tuple[float, float], np.ndarray | None]] = [
-        (_point(p), None) for p in named]
-    cards += [(_point(p), outline) for p, outline in _backs_by_outline(image, calibration)
-              if not len(named) or float(np.hypot(*(named - p).T).min()) > SAME_PLACE / 2]
     if last is not None:
         near = [c for c in cards if math.dist(c[0], last) < SAME_PLACE]
         if not near:
@@ -273,11 +284,11 @@ def _backs_by_outline(image: np.ndarray, calibration: Calibration
             continue
         contour, _ = cv2.findContours((labels == i).astype(np.uint8), cv2.RETR_EXTERNAL,
                                       cv2.CHAIN_APPROX_SIMPLE)
-        (_x, _y), (rw, rh), _a = cv2.minAreaRect(contour[0])
+        rect = cv2.minAreaRect(contour[0])
+        (_x, _y), (rw, rh), _a = rect
         long, short = max(rw, rh), max(min(rw, rh), 1.0)
         if 1.2 < long / short < 1.65 and area > 0.8 * rw * rh:
-            out.append((np.array(centres[i]) / scale,
-                        cv2.boxPoints(cv2.minAreaRect(contour[0])) / scale))
+            out.append((np.array(centres[i]) / scale, cv2.boxPoints(rect) / scale))
     return out
 
 
@@ -368,16 +379,15 @@ def _read_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Det
     faces = [d for d in dets if d.card != FACE_DOWN]
     for quad in _boxes_in_patch(faces, to_patch):
         cv2.fillPoly(index_mask, [np.round(_grow(quad, 0.7)).astype(np.int32)], 255)
-    fives_mask = np.zeros((h, w), np.uint8)  # the middle of each 5's printed corner
-    for quad in _boxes_in_patch(fives, to_patch):
-        cv2.fillPoly(fives_mask, [np.round(_grow(quad, 0.7)).astype(np.int32)], 255)
     corner_marks: list[float] = []  # the marks in the 5s' boxed corners (card widths²)
     boxed: list[tuple[int, float, float]] = []  # pip-like blobs in a boxed corner
     # the paper: found around each 5's printed corner with that corner's own paper as the
     # reference (one card of a pair may lie in a lamp's light, the other in shade)
     card_area = (CARD_UNITS * PATCH_SCALE) ** 2 * 1.4
     face = np.zeros((h, w), bool)
+    fives_mask = np.zeros((h, w), np.uint8)  # the middle of each 5's printed corner
     for quad in _boxes_in_patch(fives, to_patch):
+        cv2.fillPoly(fives_mask, [np.round(_grow(quad, 0.7)).astype(np.int32)], 255)
         around = np.zeros((h, w), np.uint8)
         cv2.fillPoly(around, [np.round(_grow(quad, 1.6)).astype(np.int32)], 255)
         face |= _paper(lab, around > 0, card_area)
@@ -390,7 +400,6 @@ def _read_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Det
     ink = _ink(patch, lab, red, cards, card_w)
     hn, hlabels, hstats, _hc = cv2.connectedComponentsWithStats(ink.astype(np.uint8),
                                                                 connectivity=8)
-    card_w = CARD_UNITS * PATCH_SCALE
     ring_px = max(2, int(0.04 * card_w))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ring_px + 1, 2 * ring_px + 1))
     blobs: list[tuple[int, float, float]] = []  # pip-like: (area, x, y)
@@ -501,12 +510,12 @@ def _mate_seen(groups: Sequence[Sequence[tuple[int, float, float]]], colour: fro
     mine = sizes[known[0]].pip
     (mate,) = colour - {known[0]}
     like_mine = [b[0] / card_w ** 2 for g in groups for b in g
-                 if abs(math.log(b[0] / card_w ** 2 / mine)) / 2 < math.log(ALIKE)]
+                 if radius_ratio(b[0] / card_w ** 2, mine) < ALIKE]
     if len(like_mine) > 5:
         # more pips of the known size than one 5 prints: both 5s print alike
         return ((mate, FiveSizes(float(np.median(like_mine)), ())),)
     areas = [area for area in (_median_area(g) / card_w ** 2 for g in groups if len(g) >= 3)
-             if math.log(ALIKE) <= abs(math.log(area / mine)) / 2
+             if radius_ratio(area, mine) >= ALIKE
              and abs(math.log(area / mine)) < math.log(MATE_SIZE)]
     return ((mate, FiveSizes(areas[0], ())),) if len(areas) == 1 else ()
 
@@ -556,7 +565,17 @@ def _is_pip(area: float, sizes: Sequence[FiveSizes]) -> bool:
 
 def _alike(a: FiveSizes, b: FiveSizes) -> bool:
     """Whether two 5s print pips too near in size to tell apart (radii within 12 %)."""
-    return abs(math.log(a.pip / b.pip)) / 2 < math.log(ALIKE)
+    return radius_ratio(a.pip, b.pip) < ALIKE
+
+
+def radius_ratio(a: float, b: float) -> float:
+    """How many times wider the larger of two marks of areas ``a`` and ``b`` is: marks
+    are compared by their radii (1.0: alike).
+
+    >>> radius_ratio(0.04, 0.01), radius_ratio(0.01, 0.04)
+    (2.0, 2.0)
+    """
+    return math.exp(abs(math.log(a / b)) / 2)
 
 
 def _pip_of(area: float, sizes: Sequence[tuple[Any, FiveSizes]]) -> Any:

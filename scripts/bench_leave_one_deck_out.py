@@ -59,14 +59,13 @@ from bench_enrolment import REAL_DECKS  # noqa: E402
 
 from datasets.boxes import yolo_to_pixels  # noqa: E402
 from datasets.real_photos import REAL_DIR, read_labels, split_list  # noqa: E402
+from kiosk.rules.cards import Suit  # noqa: E402
 
 WORK = REPO / "var" / "lodo"
 SHIPPED = REPO / "models" / "index_classifier.onnx"
 PROPOSALS = REPO / "models" / "cards.onnx"
 TRAINER = REPO / "models" / "train_classifier.py"
 SUITS = "CDHS"
-#: a suit's same-colour twin
-TWIN = {"C": "S", "S": "C", "H": "D", "D": "H"}
 
 
 @dataclass(frozen=True)
@@ -106,9 +105,9 @@ def swap_pair(truth: str, read: str) -> str | None:
     >>> swap_pair("JC", "JS"), swap_pair("9H", "9D"), swap_pair("JC", "QS"), swap_pair("JC", "none")
     ('C/S', 'H/D', None, None)
     """
-    if len(truth) != 2 or len(read) != 2 or truth[1] not in TWIN:
+    if len(truth) != 2 or len(read) != 2 or truth[1] not in SUITS:
         return None
-    if read[0] == truth[0] and read[1] == TWIN[truth[1]]:
+    if read[0] == truth[0] and read[1] == Suit.parse(truth[1]).same_colour.value:
         return "C/S" if truth[1] in "CS" else "H/D"
     return None
 

@@ -208,6 +208,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "where its indices are small")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
+    if any(k < 1 for k in args.shots):
+        print("bench_enrolment: --shots counts enrolment photos and must be 1 or more "
+              "(the figures without a profile are printed beside each curve)", file=sys.stderr)
+        return 2
     default = FitSettings()
     settings = FitSettings(
         pull=default.pull if args.pull is None else args.pull,

@@ -5,11 +5,12 @@ of the table is rendered in each view (overhead and a tablet at South's edge) wi
 decks no network was trained on (``datasets.cards_art.HELD_OUT_DECKS``), each side's 5s
 at its count, the tricks face down, the renderer's light, noise, blur and glare. In some
 hands one side's 5s are left wrong on purpose (a point or two off, or five not turned).
-The shipped detector reads each still and :func:`kiosk.vision.markers.read_markers`
-counts the 5s, remembering each side's place through the game and the 5s' sizes its
-stills showed (one learner per deck and view, kept from game to game as a table keeps
-its deck) as the kiosk does; ``--sizes deck`` gives it the deck's sizes from the art
-instead, ``--sizes none`` neither.
+The shipped detector reads each still, with a closer look where each side's 5s lie,
+and :func:`kiosk.vision.marker_look.look_at_markers` counts the 5s, remembering each
+side's place through the game and the 5s' sizes its stills showed (one learner per
+deck and view, kept from game to game as a table keeps its deck) as the kiosk does;
+``--sizes deck`` gives it the deck's sizes from the art instead, ``--sizes none``
+neither.
 
 Prints, per side and hand: the count read right (the target is 98 % or more), read
 wrong, not read; the deliberately wrong 5s reported (target: every one) and the false
@@ -43,8 +44,9 @@ from datasets.marker_stills import (  # noqa: E402
 from kiosk.rules.cards import Team  # noqa: E402
 from kiosk.vision.calibration import Calibration  # noqa: E402
 from kiosk.vision.detector import Detector  # noqa: E402
+from kiosk.vision.marker_look import look_at_markers  # noqa: E402
 from kiosk.vision.marker_sizes import LearntFiveSizes  # noqa: E402
-from kiosk.vision.markers import FiveSizes, read_markers  # noqa: E402
+from kiosk.vision.markers import FiveSizes  # noqa: E402
 
 VIEWS = ("overhead", "tablet")
 #: where the reader's 5s' sizes come from: learnt from the stills (as ``kiosk run``
@@ -100,9 +102,9 @@ def run(hands: int, seed: int, wrong_rate: float, detector: Detector,
                 h, w = still.image.shape[:2]
                 calibration = Calibration.from_corners(still.corners, (w, h), view=view)
                 learnt = learners.setdefault((deck, view), LearntFiveSizes())
-                readings = read_markers(still.image, detector.detect(still.image), calibration,
-                                        remembered[view],
-                                        learnt.sizes() if sizes == "learnt" else art)
+                readings = look_at_markers(still.image, detector, calibration,
+                                           remembered[view],
+                                           learnt.sizes() if sizes == "learnt" else art)
                 learnt.add(readings.values())
                 tally["stills"] += 1
                 tally["hands"] += 1

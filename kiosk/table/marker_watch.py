@@ -71,10 +71,10 @@ class MarkerWatch:
             if due is None or self.clock() < due[1]:
                 return False
             self._due, self._read = None, due[0]
-        from kiosk.vision.markers import read_markers
+        from kiosk.vision.marker_look import look_at_markers
 
-        readings = read_markers(frame, self.detector.detect(frame), self.calibration_of(frame),
-                                self.places, self.sizes or self.learnt.sizes())
+        readings = look_at_markers(frame, self.detector, self.calibration_of(frame),
+                                   self.places, self.sizes or self.learnt.sizes())
         self.learnt.add(readings.values())
         for side, reading in readings.items():
             if reading.read and reading.place is not None:

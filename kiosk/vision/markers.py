@@ -26,8 +26,9 @@ How, for each pair of 5s the detector names at the side of the table:
 
 A side whose 5s show no face (nought: the top card face down square on the bottom)
 is read where its 5s were last seen, when a face-down card lies there and no pip is in
-sight beside it. A face-down card is a ``back`` the detector names or, for a back it
-does not name (a picture back), a card's outline of another hue than the table's.
+sight beside it. A face-down card is a ``back`` the detector names or a card's outline
+of another hue than the table's (a picture back, named or not, whose own pips are not
+counted).
 Anything else that does not add up (a glare on the pair, more than ten
 pips, a pair too far from the camera, a mark that is no pip) is "cannot read", with the
 reason, never a guess.
@@ -143,14 +144,15 @@ def side_of(point: Sequence[float]) -> Team:
 
 def read_markers(image: np.ndarray, detections: Sequence[Detection], calibration: Calibration,
                  places: Mapping[Team, tuple[float, float]] | None = None,
-                 sizes: Mapping[str, FiveSizes] | None = None) -> dict[Team, MarkerReading]:
+                 sizes: Mapping[str, FiveSizes] | None = None,
+                 sides: Sequence[Team] = SIDES) -> dict[Team, MarkerReading]:
     """Each side's count from one still and the detector's boxes on it.
 
     ``places``: where each side's 5s were last read (table units), to find a side's
     nought, whose 5s show no face. ``sizes``: the table's 5s' print sizes per suit
     (``"H"`` ...), as learnt from the deck (:meth:`FiveSizes.of_face`) or from earlier
     stills (:mod:`kiosk.vision.marker_sizes`); without them a pair's pips are the largest
-    sets of blobs printed alike.
+    sets of blobs printed alike. ``sides``: the sides to read (both by default).
     """
     dets = [d for d in detections if d.confidence >= EVIDENCE]
     fives = [d for d in dets if d.card in FIVES]
@@ -162,7 +164,7 @@ def read_markers(image: np.ndarray, detections: Sequence[Detection], calibration
         by_side[side_of(centre)].append(group)
     out = {}
     face_down: list[FaceDown] | None = None  # found once a still, when a side shows no 5
-    for side in SIDES:
+    for side in sides:
         groups_here = by_side[side]
         last = (places or {}).get(side)
         if len(groups_here) > 1 and last is not None:
@@ -222,13 +224,18 @@ def _pairs(centres: np.ndarray) -> list[list[int]]:
 
 def _face_down_cards(image: np.ndarray, dets: Sequence[Detection],
                      calibration: Calibration) -> list[FaceDown]:
-    """Each face-down card on the table: the ``back`` boxes the detector named, and the
-    cards found by their outline alone away from those (with the outline's corners)."""
+    """Each face-down card on the table: the cards found by their outline (with its
+    corners), and the ``back`` boxes the detector named away from those. A named back
+    found by its outline keeps the outline, so that its picture's pips are not a 5's."""
     backs = [d for d in dets if d.card == FACE_DOWN]
     named = calibration.to_table([d.centre for d in backs]) if backs else np.zeros((0, 2))
-    cards: list[FaceDown] = [(_point(p), None) for p in named]
-    cards += [(_point(p), outline) for p, outline in _backs_by_outline(image, calibration)
-              if not len(named) or float(np.hypot(*(named - p).T).min()) > SAME_PLACE / 2]
+    cards: list[FaceDown] = [(_point(p), outline) for p, outline in
+                             _backs_by_outline(image, calibration)]
+    # a named back found by its outline too keeps the outline: its picture's pips are
+    # its own, not a 5's
+    found = np.array([c[0] for c in cards]) if cards else np.zeros((0, 2))
+    cards += [(_point(p), None) for p in named
+              if not len(found) or float(np.hypot(*(found - p).T).min()) > SAME_PLACE / 2]
     return cards
 
 
@@ -377,8 +384,10 @@ def _read_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Det
     h, w = patch.shape[:2]
     index_mask = np.zeros((h, w), np.uint8)  # the middle of every printed corner boxed
     faces = [d for d in dets if d.card != FACE_DOWN]
+    boxed_whole = np.zeros((h, w), np.uint8)  # every printed corner boxed, whole
     for quad in _boxes_in_patch(faces, to_patch):
         cv2.fillPoly(index_mask, [np.round(_grow(quad, 0.7)).astype(np.int32)], 255)
+        cv2.fillPoly(boxed_whole, [np.round(quad).astype(np.int32)], 255)
     corner_marks: list[float] = []  # the marks in the 5s' boxed corners (card widths²)
     boxed: list[tuple[int, float, float]] = []  # pip-like blobs in a boxed corner
     # the paper: found around each 5's printed corner with that corner's own paper as the
@@ -460,11 +469,16 @@ def _read_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Det
                         math.log(SAME_SIZE) / 2:
                     group.append(b)
                     break
+            else:
+                if len(groups) == 1 and _sixth_pip(b, groups[0]):
+                    groups.append([b])
         pips = [b for group in groups for b in group]
         top = () if face_down_top else _mate_seen(groups, colour, card_w, sizes)
         for _stray, sx, sy in strays:
             # a blob of another size is a corner's suit the detector did not box: it sits
             # beside that corner's rank; anything else is no part of a 5 we can explain
+            if boxed_whole[int(sy), int(sx)]:
+                continue  # a corner's suit at the edge of the box the detector drew
             if not any(np.hypot(sx - gx, sy - gy) < 0.32 * card_w for gx, gy in glyphs):
                 return MarkerReading(side, None, place=place, pips=len(pips), seen=top,
                                      why="a pip half covered, or a mark that is not a pip")
@@ -594,7 +608,8 @@ def _same_size(blobs: list[tuple[int, float, float]]
     may be of suits whose pips differ in size, hearts and diamonds say), and the rest.
 
     The second set must be of a pip's size for the first's mate (:data:`MATE_SIZE`): a
-    jumbo corner's rank and suit beside a 5's pips are no second 5.
+    jumbo corner's rank and suit beside a 5's pips are no second 5. It has two marks at
+    least, or one of a whole first set's size (:func:`_sixth_pip`).
 
     >>> sets, rest = _same_size([(100, 0, 0), (104, 1, 1), (160, 2, 2), (170, 3, 3), (35, 4, 4)])
     >>> [len(s) for s in sets], rest
@@ -602,6 +617,9 @@ def _same_size(blobs: list[tuple[int, float, float]]
     >>> sets, rest = _same_size([(70, 0, 0), (72, 1, 1), (75, 2, 2), (171, 3, 3), (240, 4, 4)])
     >>> [len(s) for s in sets], rest
     ([3], [(240, 4, 4), (171, 3, 3)])
+    >>> sets, rest = _same_size([(100, i, i) for i in range(5)] + [(97, 5, 5), (30, 6, 6)])
+    >>> [len(s) for s in sets], rest
+    ([5, 1], [(30, 6, 6)])
     """
     left = sorted(blobs, reverse=True)
     groups: list[list[tuple[int, float, float]]] = []
@@ -614,7 +632,7 @@ def _same_size(blobs: list[tuple[int, float, float]]
                 continue
             if len(group) > len(best):
                 best = group
-        if len(best) < 2 and groups:
+        if len(best) < 2 and groups and not (best and _sixth_pip(best[0], groups[0])):
             break  # a lone blob beside a set of pips is not plainly a pip
         if best:
             groups.append(best)
@@ -622,6 +640,15 @@ def _same_size(blobs: list[tuple[int, float, float]]
     if sum(len(g) for g in groups) == 1 and left:
         return [], list(blobs)  # one pip and a corner's suit: which is which is not plain
     return groups, left
+
+
+def _sixth_pip(blob: tuple[int, float, float], five: Sequence[tuple[int, float, float]]
+               ) -> bool:
+    """Whether a lone blob beside a whole set of five pips is a pip of the other 5, printed
+    alike (clubs and spades in most decks): of the set's size, which no corner's mark is.
+    """
+    return len(five) == 5 and abs(math.log(blob[0] / _median_area(five))) < \
+        math.log(SAME_SIZE) / 2
 
 
 def _median_area(blobs: Sequence[tuple[int, float, float]]) -> float:

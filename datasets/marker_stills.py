@@ -223,12 +223,15 @@ class Still:
     shown: dict[str, int]  # what each side's 5s show
     places: dict[str, MarkerPlace]
     info: dict[str, Any] = field(default_factory=dict)
+    #: the camera's next frames of the same table (its sensor's noise differs)
+    later: list[np.ndarray] = field(default_factory=list)
 
 
 def render_still(deck: str, view: str, score: dict[str, int], shown: dict[str, int],
                  places: dict[str, MarkerPlace], suits: dict[str, tuple[str, str]],
-                 seed: int) -> Still:
-    """One still of the table after a hand (the renderer's light, noise, blur and glare)."""
+                 seed: int, later: int = 0) -> Still:
+    """One still of the table after a hand (the renderer's light, noise, blur and glare),
+    and ``later`` more frames of it as the camera goes on filming."""
     from datasets.handvideo import SceneRenderer
 
     rng = np.random.default_rng(seed)
@@ -241,10 +244,12 @@ def render_still(deck: str, view: str, score: dict[str, int], shown: dict[str, i
     renderer = SceneRenderer(scene, view, seed=seed + 7919, size=STILL_SIZES[view], deck=deck)
     renderer.markers = [t for side in ("NS", "EW")
                         for t in marker_tracks(deck, places[side], shown[side], suits[side], rng)]
-    image = renderer.frame(0.0, int(rng.integers(5)))
+    index = int(rng.integers(5))
+    image = renderer.frame(0.0, index)
     return Still(image=image, view=view, deck=deck, corners=renderer.corners.copy(),
                  score=dict(score), shown=dict(shown), places=places,
-                 info={"surface": renderer.look.surface, "glare": bool(glares)})
+                 info={"surface": renderer.look.surface, "glare": bool(glares)},
+                 later=[renderer.frame(0.0, index + k) for k in range(1, later + 1)])
 
 
 def game_scores(rng: Rng, target: int = 10) -> list[dict[str, int]]:

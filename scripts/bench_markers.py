@@ -5,8 +5,10 @@ of the table is rendered in each view (overhead and a tablet at South's edge) wi
 decks no network was trained on (``datasets.cards_art.HELD_OUT_DECKS``), each side's 5s
 at its count, the tricks face down, the renderer's light, noise, blur and glare. In some
 hands one side's 5s are left wrong on purpose (a point or two off, or five not turned).
-The shipped detector reads each still, with a closer look where each side's 5s lie,
-and :func:`kiosk.vision.marker_look.look_at_markers` counts the 5s, remembering each
+The shipped detector reads each still (three frames of it, as the camera goes on
+filming), with a closer look where each side's 5s lie, and
+:func:`kiosk.vision.marker_look.look_at_markers` counts the 5s, the counts most frames
+agree on standing (:func:`kiosk.vision.marker_look.agreed`), remembering each
 side's place through the game and the 5s' sizes its stills showed (one learner per
 deck and view, kept from game to game as a table keeps its deck) as the kiosk does;
 ``--sizes deck`` gives it the deck's sizes from the art instead, ``--sizes none``
@@ -42,9 +44,10 @@ from datasets.marker_stills import (  # noqa: E402
     wrong_count,
 )
 from kiosk.rules.cards import Team  # noqa: E402
+from kiosk.table.marker_watch import FRAMES  # noqa: E402
 from kiosk.vision.calibration import Calibration  # noqa: E402
 from kiosk.vision.detector import Detector  # noqa: E402
-from kiosk.vision.marker_look import look_at_markers  # noqa: E402
+from kiosk.vision.marker_look import agreed, look_at_markers  # noqa: E402
 from kiosk.vision.marker_sizes import LearntFiveSizes  # noqa: E402
 from kiosk.vision.markers import FiveSizes  # noqa: E402
 
@@ -62,7 +65,8 @@ def nudged(place: MarkerPlace, rng: np.random.Generator) -> MarkerPlace:
 
 
 def run(hands: int, seed: int, wrong_rate: float, detector: Detector,
-        keep: Path | None = None, log: Any = None, sizes: str = "learnt") -> dict[str, Any]:
+        keep: Path | None = None, log: Any = None, sizes: str = "learnt",
+        frames: int = FRAMES) -> dict[str, Any]:
     """Render and read ``hands`` hands' stills in both views; the tallies."""
     rng = np.random.default_rng(seed)
     decks = cards_art.held_out_decks()
@@ -98,14 +102,16 @@ def run(hands: int, seed: int, wrong_rate: float, detector: Detector,
                 seed_here = int(rng.integers(1 << 30))
                 still = render_still(deck, view, score, shown, places,
                                      {s: (str(a), str(b)) for s, (a, b) in suits.items()},
-                                     seed_here)
+                                     seed_here, later=frames - 1)
                 h, w = still.image.shape[:2]
                 calibration = Calibration.from_corners(still.corners, (w, h), view=view)
                 learnt = learners.setdefault((deck, view), LearntFiveSizes())
-                readings = look_at_markers(still.image, detector, calibration,
-                                           remembered[view],
-                                           learnt.sizes() if sizes == "learnt" else art)
-                learnt.add(readings.values())
+                known = learnt.sizes() if sizes == "learnt" else art
+                each = [look_at_markers(image, detector, calibration, remembered[view], known)
+                        for image in [still.image] + still.later]
+                for frame in each:
+                    learnt.add(frame.values())
+                readings = agreed(each)
                 tally["stills"] += 1
                 tally["hands"] += 1
                 all_right = True
@@ -161,7 +167,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", choices=SIZES, default="learnt",
                         help="the 5s' sizes: learnt from the stills read (as kiosk run "
                              "reads; the default), the deck's art, or none")
+    parser.add_argument("--frames", type=int, default=FRAMES,
+                        help="frames of each still read, their counts agreed as kiosk run "
+                             f"agrees them (default {FRAMES}, as kiosk run reads)")
     args = parser.parse_args(argv)
+    if args.frames < 1:
+        print(f"--frames must be 1 or more, not {args.frames}", file=sys.stderr)
+        return 2
     if not cards_art.held_out_decks():
         print("no held-out card decks installed (scripts/install-system-packages.sh)",
               file=sys.stderr)
@@ -169,12 +181,12 @@ def main(argv: list[str] | None = None) -> int:
     detector = Detector()
     start = time.time()
     t = run(args.hands, args.seed, args.wrong_rate, detector, args.keep, log=sys.stdout,
-            sizes=args.sizes)
+            sizes=args.sizes, frames=args.frames)
     took = time.time() - start
     sides = max(t["sides"], 1)
     print(f"{args.hands} hands ({t['games']} games), {t['stills']} stills (overhead and "
           f"tablet), decks {', '.join(cards_art.held_out_decks())}"
-          f", the 5s' sizes: {args.sizes}, {took:.0f} s")
+          f", the 5s' sizes: {args.sizes}, {args.frames} frame(s) a still, {took:.0f} s")
     print(f"count read right: {t['right']}/{t['sides']} sides "
           f"({100 * t['right'] / sides:.1f} %); read wrong {t['wrong']}, not read "
           f"{t['unread']}; stills with both sides right {t['hands_right']}/{t['hands']} "

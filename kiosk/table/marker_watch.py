@@ -2,10 +2,12 @@
 
 Why then: the players move their 5s as the hand is scored, while the next dealer
 gathers and shuffles; by the time the new hand's bidding starts they have done it, and
-no card is being played that a reading could get in the way of. One full picture is
-read then (the detector's whole frame, not the play area the trick reader looks at: the
-5s lie at the side of the table), in the frame thread, and the counts are handed on to
-be recorded on the UI thread (:meth:`kiosk.table.session.TableSession.see_markers`).
+no card is being played that a reading could get in the way of. Three full pictures
+half a second apart are read then (the detector's whole frame, not the play area the
+trick reader looks at: the 5s lie at the side of the table, with a closer look where
+each side's lie), in the frame thread, and the counts most frames agree on are handed
+on to be recorded on the UI thread
+(:meth:`kiosk.table.session.TableSession.see_markers`).
 
 The watch remembers where each side's 5s were read, so a side at nought (its 5s face
 down, no pip in sight) is found there next time (kiosk.vision.markers), and what the
@@ -26,6 +28,9 @@ from kiosk.vision.marker_sizes import LearntFiveSizes
 
 #: seconds into a new deal before the 5s are read (they have been moved by then)
 SETTLE = 4.0
+#: frames read a hand, and the seconds between them (kiosk.vision.marker_look.agreed)
+FRAMES = 3
+APART = 0.5
 
 
 class MarkerWatch:
@@ -34,7 +39,7 @@ class MarkerWatch:
     def __init__(self, detector: Any, calibration_of: Callable[[Any], Any],
                  on_read: Callable[[dict[Team, int | None]], None],
                  sizes: Mapping[str, Any] | None = None, settle: float = SETTLE,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, frames: int = FRAMES) -> None:
         """``calibration_of(frame)`` gives the table's calibration for a frame (the trick
         reader's, or the view's default); ``on_read`` gets each side's count (None:
         could not read) and must move it to the UI thread itself. ``sizes``: the 5s'
@@ -46,6 +51,8 @@ class MarkerWatch:
         self.sizes = dict(sizes or {})
         self.settle = settle
         self.clock = clock
+        self.frames = frames
+        self._frames: list[dict[Team, Any]] = []  # the readings so far of hand _due[0]
         self._lock = threading.Lock()
         self._due: tuple[int, float] | None = None  # (hand, when) of the next reading
         self._read: int | None = None  # the hand whose deal was last read at
@@ -63,21 +70,35 @@ class MarkerWatch:
                     or (self._due is not None and self._due[0] == number)):
                 return
             self._due = (number, self.clock() + self.settle)
+            self._frames = []
 
     def look(self, frame: Any) -> bool:
-        """Read the 5s on this frame if a reading is due (frame thread); True if read."""
+        """Read the 5s on this frame if a reading is due (frame thread); True if read.
+
+        A hand's reading takes :data:`FRAMES` frames :data:`APART` seconds apart; the
+        counts they agree on (:func:`kiosk.vision.marker_look.agreed`) are handed on
+        after the last."""
         with self._lock:
             due = self._due
             if due is None or self.clock() < due[1]:
                 return False
-            self._due, self._read = None, due[0]
-        from kiosk.vision.marker_look import look_at_markers
+            last = len(self._frames) + 1 >= self.frames
+            self._due = None if last else (due[0], self.clock() + APART)
+            if last:
+                self._read = due[0]
+        from kiosk.vision.marker_look import agreed, look_at_markers
 
+        sizes = self.sizes or self.learnt.sizes()
         readings = look_at_markers(frame, self.detector, self.calibration_of(frame),
-                                   self.places, self.sizes or self.learnt.sizes())
+                                   self.places, sizes)
         self.learnt.add(readings.values())
-        for side, reading in readings.items():
+        with self._lock:
+            self._frames.append(readings)
+            if not last:
+                return True
+            counted, self._frames = agreed(self._frames), []
+        for side, reading in counted.items():
             if reading.read and reading.place is not None:
                 self.places[side] = reading.place
-        self.on_read({side: reading.count for side, reading in readings.items()})
+        self.on_read({side: reading.count for side, reading in counted.items()})
         return True

@@ -73,3 +73,38 @@ def region_around(calibration: Calibration, place: Sequence[float],
     if min(x2 - x1, y2 - y1) < SMALLEST_LOOK:
         return None
     return int(x1), int(y1), int(np.ceil(x2)), int(np.ceil(y2))
+
+
+def agreed(frames: Sequence[Mapping[Team, MarkerReading]]) -> dict[Team, MarkerReading]:
+    """Each side's reading over a few frames of the same table: a count stands when most
+    frames read it and none read another; otherwise "cannot read", with the reason.
+
+    Why: a wrong count makes the kiosk tell two teams their 5s are wrong when they are
+    not. A misread from the camera's noise, a corner boxed in one frame and not the
+    next, does not repeat from frame to frame; a hand passing over the 5s in one frame
+    leaves the others to agree.
+
+    >>> one = lambda n: {Team.NS: MarkerReading(Team.NS, n)}
+    >>> agreed([one(6), one(6), one(None)])[Team.NS].count
+    6
+    >>> agreed([one(6), one(5), one(6)])[Team.NS].why
+    'the frames read 5 and 6'
+    >>> agreed([one(6), one(None), one(None)])[Team.NS].count is None
+    True
+    """
+    out = {}
+    for side in frames[0]:
+        readings = [frame[side] for frame in frames]
+        counts = sorted({r.count for r in readings if r.count is not None})
+        if len(counts) > 1:
+            out[side] = MarkerReading(side, None, place=readings[0].place,
+                                      why="the frames read " + " and ".join(map(str, counts)))
+            continue
+        alike = [r for r in readings if r.read]
+        if 2 * len(alike) > len(readings):
+            out[side] = alike[0]
+        else:
+            unread = next(r for r in readings if not r.read)
+            out[side] = MarkerReading(side, None, place=unread.place,
+                                      why=unread.why or "most frames could not be read")
+    return out

@@ -13,7 +13,7 @@ MODULES = ["kiosk.vision.classes", "kiosk.vision.detection", "kiosk.vision.wordi
            "kiosk.vision.reader.zones", "kiosk.vision.reader.trick",
            "kiosk.vision.reader.hand", "kiosk.vision.reader.kitty", "kiosk.vision.reader",
            "kiosk.vision.letterbox",
-           "kiosk.vision.boxes", "kiosk.vision.detector"]
+           "kiosk.vision.boxes", "kiosk.vision.detector", "kiosk.vision.marker_look"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -305,7 +305,8 @@ def _feed(session: Any, presenter: Any, capture: Any, source: str, video: str | 
             rebuild=lambda cal: FramePipeline(choice.detector, calibration=cal, view=view),
             learning=_learning_in_play(session, choice.detector, learn))
         reader = follower
-        follower.marker_watch = _marker_watch(session, follower, choice.detector, view)
+        if choice.name == "model":  # the oracle serves one frame of truth a call, no 5s
+            follower.marker_watch = _marker_watch(session, follower, choice.detector, view)
         presenter.camera_setup.camera_view = view
         presenter.camera_setup.on_saved = follower.recalibrate
         presenter.deck_setup.detector = choice.detector

@@ -197,3 +197,20 @@ def test_a_kiosk_restarted_mid_hand_replays_the_video_and_counts_nothing_twice(
     assert again.hand is not None and again.hand.view is not None
     assert again.hand.view.record["tricks"] == truth["record"]["tricks"]
     assert again.scores == {"NS": 0, "EW": 1}
+
+
+def test_the_oracle_reads_no_fives(new_session: Any) -> None:
+    """The oracle serves the video's truth one frame a call: the 5s' reader, which asks
+    for more than one look a frame, would put it out of step with the video, and its
+    truth holds no 5s to read. The 5s are read where the trained model reads."""
+    from kiosk.commands.run import _feed
+
+    session = new_session("alberta55")  # a rule book that keeps score with 5s
+    presenter = TablePresenter(session, camera=True)
+    capture, source = open_capture(video=str(VIDEO))
+    feed = _feed(session, presenter, capture, source, str(VIDEO),
+                 choose_detector(VIDEO, "oracle"), 0.01, True, learn=False)
+    try:
+        assert feed.reader.marker_watch is None
+    finally:
+        capture.release()

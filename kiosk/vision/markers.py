@@ -465,8 +465,7 @@ def _read_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Det
         # size, where that set has room for it (a corner's own suit is of no pip's size)
         for b in boxed:
             for group in groups:
-                if len(group) < 5 and abs(math.log(b[0] / _median_area(group))) < \
-                        math.log(SAME_SIZE) / 2:
+                if len(group) < 5 and _of_set_size(b, group):
                     group.append(b)
                     break
             else:
@@ -647,8 +646,14 @@ def _sixth_pip(blob: tuple[int, float, float], five: Sequence[tuple[int, float, 
     """Whether a lone blob beside a whole set of five pips is a pip of the other 5, printed
     alike (clubs and spades in most decks): of the set's size, which no corner's mark is.
     """
-    return len(five) == 5 and abs(math.log(blob[0] / _median_area(five))) < \
-        math.log(SAME_SIZE) / 2
+    return len(five) == 5 and _of_set_size(blob, five)
+
+
+def _of_set_size(blob: tuple[int, float, float], group: Sequence[tuple[int, float, float]]
+                 ) -> bool:
+    """Whether a blob is printed alike with a set of pips: its area within the square
+    root of :data:`SAME_SIZE` of the set's median, either way."""
+    return abs(math.log(blob[0] / _median_area(group))) < math.log(SAME_SIZE) / 2
 
 
 def _median_area(blobs: Sequence[tuple[int, float, float]]) -> float:

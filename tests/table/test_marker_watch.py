@@ -58,6 +58,17 @@ def watch_for(clock: Clock, read: list[dict[Team, int | None]]) -> tuple[MarkerW
 FRAME = np.zeros((64, 64, 3), np.uint8)
 
 
+def dealt_again(new_session: Opener, profile: str
+                ) -> tuple[Clock, list[dict[Team, int | None]], MarkerWatch, StubDetector]:
+    """A watch following a table whose next hand has just been dealt."""
+    s = after_one_hand(new_session, profile)
+    s.next_hand()
+    clock, read = Clock(), []
+    watch, detector = watch_for(clock, read)
+    watch.follow(s)
+    return clock, read, watch, detector
+
+
 def test_one_reading_a_few_seconds_into_the_next_deal(new_session: Opener) -> None:
     s = after_one_hand(new_session, "alberta55")
     clock, read = Clock(), []
@@ -82,11 +93,7 @@ def test_one_reading_a_few_seconds_into_the_next_deal(new_session: Opener) -> No
 
 
 def test_a_table_without_fives_is_not_read(new_session: Opener) -> None:
-    s = after_one_hand(new_session, "tournament")
-    s.next_hand()
-    clock, read = Clock(), []
-    watch, detector = watch_for(clock, read)
-    watch.follow(s)
+    clock, _read, watch, detector = dealt_again(new_session, "tournament")
     clock.now += 10
     assert not watch.look(FRAME) and detector.calls == 0
 
@@ -139,11 +146,7 @@ def test_a_count_stands_when_most_frames_agree(new_session: Opener,
         return {side: MarkerReading(side, n, place=(0.1, 0.9)) for side, n in counts.items()}
 
     monkeypatch.setattr(marker_look, "look_at_markers", seen)
-    s = after_one_hand(new_session, "alberta55")
-    s.next_hand()
-    clock, read = Clock(), []
-    watch, _detector = watch_for(clock, read)
-    watch.follow(s)
+    clock, read, watch, _detector = dealt_again(new_session, "alberta55")
     clock.now += 5
     for _ in range(3):
         assert watch.look(FRAME)

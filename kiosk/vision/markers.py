@@ -27,8 +27,8 @@ How, for each pair of 5s the detector names at the side of the table:
 A side whose 5s show no face (nought: the top card face down square on the bottom)
 is read where its 5s were last seen, when a face-down card lies there and no pip is in
 sight beside it. A face-down card is a ``back`` the detector names or a card's outline
-of another hue than the table's (a picture back, named or not, whose own pips are not
-counted).
+of another hue than the table's two (a checked or striped cloth, a shadow across it;
+a picture back, named or not, whose own pips are not counted).
 Anything else that does not add up (a glare on the pair, more than ten
 pips, a pair too far from the camera, a mark that is no pip) is "cannot read", with the
 reason, never a guess.
@@ -88,6 +88,8 @@ PAPER_HUE = 16.0
 #: how far (Lab a, b) from the table's hue a card's back must be to be found by its
 #: outline alone
 OTHER_HUE = 18.0
+#: the share of the table the lesser of two hues covers at least to make a two-hued cloth
+SECOND_HUE = 0.2
 #: a pip narrower than this in the picture (pixels) is not counted: too far from the
 #: camera to tell from a smudge
 MIN_PIP_PIXELS = 4.0
@@ -279,24 +281,54 @@ def _backs_by_outline(image: np.ndarray, calibration: Calibration
     seen = top.any(axis=2)
     if seen.sum() < 0.25 * side * side:
         return []  # the picture shows too little of the table to know its hue
-    table = np.median(lab[seen][:, 1:], axis=0)
-    other = (np.hypot(lab[:, :, 1] - table[0], lab[:, :, 2] - table[1]) > OTHER_HUE) & seen
-    other = cv2.morphologyEx(other.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    off = (_off_table_hue(lab[:, :, 1:], _table_hues(lab[seen][:, 1:])) > OTHER_HUE) & seen
+    other = cv2.morphologyEx(off.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     card = CARD_UNITS * scale
-    n, labels, stats, centres = cv2.connectedComponentsWithStats(other, connectivity=8)
+    n, labels, stats, _centres = cv2.connectedComponentsWithStats(other, connectivity=8)
     out = []
     for i in range(1, n):
-        area = float(stats[i, 4])
-        if not 0.6 * card * card * 1.4 < area < 1.5 * card * card * 1.4:
+        if stats[i, 4] < 0.3 * card * card * 1.4:
             continue
         contour, _ = cv2.findContours((labels == i).astype(np.uint8), cv2.RETR_EXTERNAL,
                                       cv2.CHAIN_APPROX_SIMPLE)
+        # the outline's whole area: a picture back prints parts of the table's hue
+        area = float(cv2.contourArea(contour[0]))
+        if not 0.6 * card * card * 1.4 < area < 1.5 * card * card * 1.4:
+            continue
         rect = cv2.minAreaRect(contour[0])
-        (_x, _y), (rw, rh), _a = rect
+        (x, y), (rw, rh), _a = rect
         long, short = max(rw, rh), max(min(rw, rh), 1.0)
         if 1.2 < long / short < 1.65 and area > 0.8 * rw * rh:
-            out.append((np.array(centres[i]) / scale, cv2.boxPoints(rect) / scale))
+            out.append((np.array([x, y]) / scale, cv2.boxPoints(rect) / scale))
     return out
+
+
+def _table_hues(ab: np.ndarray) -> np.ndarray:
+    """The table's two hues (Lab a, b): a checked or striped cloth's two colours, a
+    shadow over part of it, or a plain cloth's spread (wood's grain, a lamp's fall-off)
+    in two halves; the centres of the two where the lesser holds :data:`SECOND_HUE` of
+    the table or more, else the median twice. The cards lie on a small share of the
+    table and never make a second hue."""
+    sample = ab[:: max(1, len(ab) // 20000)].astype(np.float32)
+    median = np.median(sample, axis=0)
+    far = np.linalg.norm(sample - median, axis=1)
+    centres = np.stack([median, np.median(sample[far >= np.percentile(far, 70)], axis=0)])
+    for _ in range(8):  # two-means, started deterministically from the median and the far
+        second = (np.linalg.norm(sample - centres[1], axis=1)
+                  < np.linalg.norm(sample - centres[0], axis=1))
+        if not SECOND_HUE * len(sample) <= second.sum() <= (1 - SECOND_HUE) * len(sample):
+            return np.stack([median, median])
+        centres = np.stack([np.median(sample[~second], axis=0), np.median(sample[second], axis=0)])
+    return centres
+
+
+def _off_table_hue(ab: np.ndarray, hues: np.ndarray) -> np.ndarray:
+    """Each pixel's hue distance (Lab a, b) from the table's: from the segment between
+    its two hues, which covers the blend along their edges."""
+    start, run = hues[0], hues[1] - hues[0]
+    along = np.clip(((ab - start) @ run) / max(float(run @ run), 1e-6), 0.0, 1.0)
+    distance: np.ndarray = np.linalg.norm(ab - (start + along[..., None] * run), axis=-1)
+    return distance
 
 
 def _pip_beside(image: np.ndarray, calibration: Calibration, place: Sequence[float],
@@ -471,6 +503,7 @@ def _read_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Det
             else:
                 if len(groups) == 1 and _sixth_pip(b, groups[0]):
                     groups.append([b])
+        groups, strays = _bottom_pips_known(groups, strays, suits, sizes, card_w)
         pips = [b for group in groups for b in group]
         top = () if face_down_top else _mate_seen(groups, colour, card_w, sizes)
         for _stray, sx, sy in strays:
@@ -489,6 +522,39 @@ def _read_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Det
     if count == 0:
         return MarkerReading(side, None, place=place, why="a 5 seen but no pip")
     return MarkerReading(side, count, place=place, pips=count, top_face_up=face_up, seen=seen)
+
+
+def _bottom_pips_known(groups: list[list[tuple[int, float, float]]],
+                       strays: list[tuple[int, float, float]], suits: set[str],
+                       sizes: Mapping[str, FiveSizes], card_w: float
+                       ) -> tuple[list[list[tuple[int, float, float]]],
+                                  list[tuple[int, float, float]]]:
+    """Under a face-up top card whose print the table does not know yet, the lone pips of
+    the bottom 5 the detector named, where the table knows that 5's print: strays of its
+    pip's size (:func:`_pip_of`, nearer a pip than its corner's marks), when the top
+    card's five pips are of another size. They are that 5's pips in sight, one to four.
+
+    Why: a pair is read by its sizes only when the table knows both 5s' (a top card of
+    a suit not yet learnt sends it to the sets printed alike), and one or two pips of the
+    bottom 5 peeking out are no set: without this they read as marks no 5 explains.
+
+    >>> five = [[(92, i, i) for i in range(5)]]
+    >>> groups, rest = _bottom_pips_known(five, [(60, 9, 9), (20, 8, 8)], {"D", "H"},
+    ...                                   {"D": FiveSizes(0.0065, (0.019,))}, 100.0)
+    >>> [len(g) for g in groups], rest
+    ([5, 1], [(20, 8, 8)])
+    """
+    if len(groups) != 1 or len(groups[0]) != 5 or not strays:
+        return groups, strays
+    top = _median_area(groups[0]) / card_w ** 2
+    bottom = [(suit, sizes[suit]) for suit in suits
+              if suit in sizes and radius_ratio(sizes[suit].pip, top) >= ALIKE]
+    if len(bottom) != 1:
+        return groups, strays
+    peeking = [b for b in strays if _pip_of(b[0] / card_w ** 2, bottom) is not None]
+    if not 1 <= len(peeking) <= 4:
+        return groups, strays
+    return [*groups, peeking], [b for b in strays if b not in peeking]
 
 
 def _sizes_seen(groups: Sequence[Sequence[tuple[int, float, float]]], suits: set[str],

@@ -98,3 +98,37 @@ def test_nought_is_read_where_a_picture_back_the_detector_does_not_name_lies(det
                                     Calibration.from_corners(still.corners, (w, h)))
     assert readings[Team.EW].count == 0, readings[Team.EW]
     assert readings[Team.EW].place is not None
+
+
+def test_nought_is_read_on_a_two_hued_tablecloth(detector) -> None:  # type: ignore[no-untyped-def]
+    """A checked or striped cloth has two hues: a picture back is found by its outline
+    against both (and the blend along their edges), not against their median, which
+    one of them is as far from as the back is."""
+    deck = "kde-nicu-white"
+    if deck not in cards_art.held_out_decks():
+        pytest.skip("needs the held-out deck's art")
+    rng = np.random.default_rng(305)
+    shown = {"NS": 0, "EW": 3}
+    still = render_still(deck, "overhead", shown, shown, random_places(rng),
+                         {"NS": ("H", "D"), "EW": ("S", "C")}, 305)
+    assert still.info["surface"] == "tablecloth"
+    h, w = still.image.shape[:2]
+    sizes = {s: markers.FiveSizes.of_face(cards_art.load_card(deck, "5" + s)) for s in "CDHS"}
+    readings = markers.read_markers(still.image, detector.detect(still.image),
+                                    Calibration.from_corners(still.corners, (w, h)), None, sizes)
+    assert readings[Team.NS].count == 0, readings[Team.NS]
+
+
+def test_a_cloth_of_two_hues_is_told_from_one() -> None:
+    rng = np.random.default_rng(0)
+    plain = rng.normal((150.0, 130.0), 3.0, (5000, 2))
+    checked = np.concatenate([plain, rng.normal((110.0, 170.0), 3.0, (4000, 2))])
+    one, two = markers._table_hues(plain), markers._table_hues(checked)
+    # a plain cloth's spread split in two halves, each near its hue
+    assert np.linalg.norm(one - (150, 130), axis=1).max() < 5
+    assert sorted(np.round(two).tolist()) == [[110.0, 170.0], [150.0, 130.0]]
+    assert markers._off_table_hue(np.array([[110.0, 170.0]]), one)[0] > markers.OTHER_HUE
+    # the blend along the checks' edges is the cloth; a blue back is not
+    blend, blue = np.array([[130.0, 150.0]]), np.array([[140.0, 80.0]])
+    assert markers._off_table_hue(blend, two)[0] < 2 < markers.OTHER_HUE
+    assert markers._off_table_hue(blue, two)[0] > markers.OTHER_HUE

@@ -206,8 +206,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--photo", action="store_true",
                         help="judge as kiosk detect reads a photo: whole, then in tiles "
                              "where its indices are small")
+    parser.add_argument("--classifier", type=Path, default=None,
+                        help="a candidate index classifier ONNX (with the features outputs: "
+                             "models/add_feature_output.py) instead of the shipped one")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
+    if args.classifier is not None and not args.classifier.is_file():
+        print(f"bench_enrolment: no classifier file at {args.classifier}", file=sys.stderr)
+        return 2
     if any(k < 1 for k in args.shots):
         print("bench_enrolment: --shots counts enrolment photos and must be 1 or more "
               "(the figures without a profile are printed beside each curve)", file=sys.stderr)
@@ -218,7 +224,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         steps=default.steps if args.steps is None else int(args.steps),
         rate=default.rate if args.rate is None else args.rate,
     )
-    detector = Detector(threads=args.threads)
+    detector = Detector(threads=args.threads,
+                        index_classifier="auto" if args.classifier is None else args.classifier)
     read = reading(detector, args.min_scale, args.photo)
     report: dict[str, object] = {}
     if args.real:

@@ -93,6 +93,9 @@ SECOND_HUE = 0.2
 #: a pip narrower than this in the picture (pixels) is not counted: too far from the
 #: camera to tell from a smudge
 MIN_PIP_PIXELS = 4.0
+#: a face-down card nearer the other side's 5s than this (table units: two card
+#: widths, their top card's centre from their printed corners) is theirs
+THEIRS = 2 * CARD_UNITS
 #: where a side's 5s lie before they were ever seen: this far from the table's centre
 #: across their edge and along it (the tricks lie nearer the middle of the edge)
 CORNER_END = (0.3, 0.2)
@@ -182,7 +185,12 @@ def read_markers(image: np.ndarray, detections: Sequence[Detection], calibration
         else:
             if face_down is None:
                 face_down = _face_down_cards(image, dets, calibration)
-            out[side] = _read_nought(image, face_down, calibration, side, last, sizes or {})
+            # the other side's 5s: a face-down top card there is theirs
+            theirs = [_point(centres[g].mean(axis=0)) for other in SIDES if other is not side
+                      for g in by_side[other]]
+            theirs += [p for other, p in (places or {}).items() if other is not side]
+            out[side] = _read_nought(image, face_down, calibration, side, last, sizes or {},
+                                     theirs)
     return out
 
 
@@ -243,11 +251,14 @@ def _face_down_cards(image: np.ndarray, dets: Sequence[Detection],
 
 def _read_nought(image: np.ndarray, cards: Sequence[FaceDown], calibration: Calibration,
                  side: Team, last: tuple[float, float] | None,
-                 sizes: Mapping[str, FiveSizes]) -> MarkerReading:
+                 sizes: Mapping[str, FiveSizes],
+                 theirs: Sequence[tuple[float, float]] = ()) -> MarkerReading:
     """No 5 face on this side: nought if a face-down card lies where its 5s were last
     seen, or, before they were ever seen, if exactly one face-down card lies at a corner
-    end of this side's edges (the tricks are laid in the middle of an edge); and in
-    either case no pip in sight beside it (a 5 whose corners the detector missed)."""
+    end of this side's edges (the tricks are laid in the middle of an edge), not by the
+    other side's 5s (``theirs``: a table's corner ends two edges, and a face-down top
+    card on their 5s is theirs); and in either case no pip in sight beside it (a 5
+    whose corners the detector missed)."""
     if last is not None:
         near = [c for c in cards if math.dist(c[0], last) < SAME_PLACE]
         if not near:
@@ -255,7 +266,8 @@ def _read_nought(image: np.ndarray, cards: Sequence[FaceDown], calibration: Cali
                                  why="no 5 and no face-down card where this side's 5s were")
         place, outline = last, near[0][1]
     else:
-        ends = [c for c in cards if _at_corner_end(c[0], side)]
+        ends = [c for c in cards if _at_corner_end(c[0], side)
+                and all(math.dist(c[0], p) > THEIRS for p in theirs)]
         if len(ends) != 1:
             return MarkerReading(side, None, why="no 5 seen on this side" if not ends else
                                  "no 5 seen, and more than one face-down card where they "

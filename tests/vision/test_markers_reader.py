@@ -132,3 +132,13 @@ def test_a_cloth_of_two_hues_is_told_from_one() -> None:
     blend, blue = np.array([[130.0, 150.0]]), np.array([[140.0, 80.0]])
     assert markers._off_table_hue(blend, two)[0] < 2 < markers.OTHER_HUE
     assert markers._off_table_hue(blue, two)[0] > markers.OTHER_HUE
+
+
+def test_nought_never_seen_is_not_confused_with_the_other_sides_top_card(detector) -> None:  # type: ignore[no-untyped-def]
+    """North-South's 5s were never seen; East-West's lie at a corner of the table with a
+    face-down top card (3). A corner ends two edges, so that back lies at a corner end
+    of North-South's edges too: it is East-West's, and North-South's nought is the one
+    other face-down card at a corner end."""
+    readings = read(detector, 0, 3, "overhead", 302)
+    assert readings[Team.EW].count == 3, readings[Team.EW]
+    assert readings[Team.NS].count == 0, readings[Team.NS]

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from datasets import cards_art
-from datasets.marker_stills import random_places, render_still
+from datasets.marker_stills import Still, random_places, render_still
 from kiosk.rules.cards import Team
 from kiosk.vision import markers
 from kiosk.vision.calibration import Calibration
@@ -30,19 +30,29 @@ def detector():  # type: ignore[no-untyped-def]
     return Detector()
 
 
+def rendered(deck: str, count_ns: int, count_ew: int, view: str, seed: int) -> Still:
+    """A still of the table with each side's 5s at its count (the seed places them)."""
+    shown = {"NS": count_ns, "EW": count_ew}
+    return render_still(deck, view, shown, shown, random_places(np.random.default_rng(seed)),
+                        {"NS": ("H", "D"), "EW": ("S", "C")}, seed)
+
+
+def read_still(detector, still: Still, deck: str, view: str,  # type: ignore[no-untyped-def]
+               places_of: dict[Team, tuple[float, float]] | None = None
+               ) -> dict[Team, markers.MarkerReading]:
+    """The still read with the deck's 5s' sizes from its art."""
+    h, w = still.image.shape[:2]
+    calibration = Calibration.from_corners(still.corners, (w, h), view=view)
+    sizes = {s: markers.FiveSizes.of_face(cards_art.load_card(deck, "5" + s)) for s in "CDHS"}
+    return markers.read_markers(still.image, detector.detect(still.image), calibration,
+                                places_of, sizes)
+
+
 def read(detector, count_ns: int, count_ew: int, view: str, seed: int,  # type: ignore[no-untyped-def]
          places_of: dict[Team, tuple[float, float]] | None = None
          ) -> dict[Team, markers.MarkerReading]:
-    rng = np.random.default_rng(seed)
-    places = random_places(rng)
-    shown = {"NS": count_ns, "EW": count_ew}
-    still = render_still(DECK, view, shown, shown, places,
-                         {"NS": ("H", "D"), "EW": ("S", "C")}, seed)
-    h, w = still.image.shape[:2]
-    calibration = Calibration.from_corners(still.corners, (w, h), view=view)
-    sizes = {s: markers.FiveSizes.of_face(cards_art.load_card(DECK, "5" + s)) for s in "CDHS"}
-    return markers.read_markers(still.image, detector.detect(still.image), calibration,
-                                places_of, sizes)
+    return read_still(detector, rendered(DECK, count_ns, count_ew, view, seed), DECK, view,
+                      places_of)
 
 
 @pytest.mark.parametrize("count", range(1, 11))
@@ -87,10 +97,7 @@ def test_nought_is_read_where_a_picture_back_the_detector_does_not_name_lies(det
     deck = "kde-nicu-white"
     if deck not in cards_art.held_out_decks():
         pytest.skip("needs the held-out deck's art")
-    rng = np.random.default_rng(30)
-    shown = {"NS": 4, "EW": 0}
-    still = render_still(deck, "overhead", shown, shown, random_places(rng),
-                         {"NS": ("H", "D"), "EW": ("S", "C")}, 30)
+    still = rendered(deck, 4, 0, "overhead", 30)
     h, w = still.image.shape[:2]
     found = detector.detect(still.image)
     assert not [d for d in found if d.card == "back"]
@@ -107,15 +114,9 @@ def test_nought_is_read_on_a_two_hued_tablecloth(detector) -> None:  # type: ign
     deck = "kde-nicu-white"
     if deck not in cards_art.held_out_decks():
         pytest.skip("needs the held-out deck's art")
-    rng = np.random.default_rng(305)
-    shown = {"NS": 0, "EW": 3}
-    still = render_still(deck, "overhead", shown, shown, random_places(rng),
-                         {"NS": ("H", "D"), "EW": ("S", "C")}, 305)
+    still = rendered(deck, 0, 3, "overhead", 305)
     assert still.info["surface"] == "tablecloth"
-    h, w = still.image.shape[:2]
-    sizes = {s: markers.FiveSizes.of_face(cards_art.load_card(deck, "5" + s)) for s in "CDHS"}
-    readings = markers.read_markers(still.image, detector.detect(still.image),
-                                    Calibration.from_corners(still.corners, (w, h)), None, sizes)
+    readings = read_still(detector, still, deck, "overhead")
     assert readings[Team.NS].count == 0, readings[Team.NS]
 
 

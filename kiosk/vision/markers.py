@@ -502,6 +502,11 @@ def _read_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Det
                 if len(found) >= 4 or any(_alike(sizes[suit], sizes[named])
                                           for named in suits if named in sizes)
                 for b in found]
+        # a blurred still's marks measured at its own scale; where both suits add up,
+        # to different counts, the sizes as learnt decide
+        at_scale = [] if face_down_top else _pips_at_the_top_cards_scale(blobs, whose, card_w)
+        if len({len(p) for p in at_scale}) == 1:
+            pips = at_scale[0]
         seen: tuple[tuple[str, FiveSizes], ...] = ()
     else:
         groups, strays = _same_size(blobs)
@@ -534,6 +539,47 @@ def _read_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Det
     if count == 0:
         return MarkerReading(side, None, place=place, why="a 5 seen but no pip")
     return MarkerReading(side, count, place=place, pips=count, top_face_up=face_up, seen=seen)
+
+
+def _pips_at_the_top_cards_scale(blobs: Sequence[tuple[int, float, float]],
+                                  whose: Sequence[tuple[str, FiveSizes]], card_w: float
+                                  ) -> list[list[tuple[int, float, float]]]:
+    """A face-up top card's pips and the bottom 5's in sight, with the still's own scale
+    of the marks taken from the top card's five pips: one list of pips for each suit of
+    the top card under which the still adds up (none, one, or two to tell apart).
+
+    Why: a blurred still measures every mark larger than it is printed, by more than
+    the gap between two suits' pips (a standard deck's diamonds then measure as its
+    hearts, its corners' diamonds as its diamonds' pips). The ratios between the marks
+    of one still hold: the top card shows its five pips, printed alike, so each suit in
+    turn is taken for the top card's, the still's marks are measured at the scale its
+    five pips give, and the suit under which the top card's suit counts exactly five
+    pips and the other at most five is the reading.
+
+    >>> sizes = [("D", FiveSizes(0.0184, ())), ("H", FiveSizes(0.0309, (0.0053, 0.0107)))]
+    >>> blurred = [(258, i, i) for i in range(5)] + [(402, 5, 5), (176, 6, 6), (98, 7, 7)]
+    >>> [len(pips) for pips in _pips_at_the_top_cards_scale(blurred, sizes, 100.0)]
+    [6]
+    """
+    if len(whose) != 2 or _alike(whose[0][1], whose[1][1]):
+        return []
+    five = [g for g in _same_size(list(blobs))[0] if len(g) == 5]
+    if len(five) != 1:
+        return []
+    top_area = _median_area(five[0]) / card_w ** 2
+    readings = []
+    for top, sizes in whose:
+        scale = top_area / sizes.pip
+        if abs(math.log(scale)) > math.log(MATE_SIZE) / 1.5:
+            continue
+        by_suit: dict[str, list[tuple[int, float, float]]] = {}
+        for b in blobs:
+            suit = _pip_of(b[0] / card_w ** 2 / scale, whose)
+            if suit is not None:
+                by_suit.setdefault(suit, []).append(b)
+        if len(by_suit.get(top, [])) == 5 and all(len(f) <= 5 for f in by_suit.values()):
+            readings.append([b for found in by_suit.values() for b in found])
+    return readings
 
 
 def _bottom_pips_known(groups: list[list[tuple[int, float, float]]],

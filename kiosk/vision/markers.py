@@ -53,6 +53,9 @@ from kiosk.vision.classes import FACE_DOWN
 from kiosk.vision.detection import Detection
 
 SIDES: tuple[Team, ...] = tuple(Team)
+#: the card paper in a shadow is this share of the lightness of the paper at its corner
+#: at least (a lamp may light the corner and leave the far pips in a shadow's edge)
+IN_SHADE = 0.55
 #: a 5 detection this far (table units) from another belongs to the same pair
 PAIR_REACH = 0.22
 #: the patch around a pair: half its side (table units) and its pixels per table unit
@@ -797,7 +800,7 @@ def _paper(lab: np.ndarray, corner: np.ndarray, card_area: float) -> np.ndarray:
     hue = np.hypot(lab[:, :, 1] - paper[1], lab[:, :, 2] - paper[2]) < PAPER_HUE
     whiter = (lab[:, :, 0] >= paper[0]) & (chroma <= np.hypot(paper[1] - 128,
                                                               paper[2] - 128) + 4)
-    is_paper = ((hue | whiter) & (lab[:, :, 0] > 0.65 * paper[0])).astype(np.uint8)
+    is_paper = ((hue | whiter) & (lab[:, :, 0] > IN_SHADE * paper[0])).astype(np.uint8)
     _n, labels, stats, _c = cv2.connectedComponentsWithStats(is_paper, connectivity=4)
     near = set(np.unique(labels[corner & (is_paper > 0)]).tolist()) - {0}
     keep = [i for i in near if stats[i, 4] > 0.05 * card_area]

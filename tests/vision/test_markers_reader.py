@@ -176,3 +176,17 @@ def test_a_pair_that_adds_up_at_both_scales_offers_both_counts() -> None:
     # two suits printed alike are never told apart by size: left to the absolute sizes
     alike = [("C", markers.FiveSizes(0.0254, ())), ("S", markers.FiveSizes(0.0265, ()))]
     assert markers._pips_at_the_top_cards_scale(blobs, alike, 100.0) == []
+
+
+def test_the_paper_in_a_shadow_is_the_5s_paper() -> None:
+    """A lamp lights the 5's corner and a shadow's edge falls over its far pips: the
+    shaded paper (58 % of the corner's lightness) is still the card's paper, so the pips
+    on it count; the table beside it, darker still, is not paper."""
+    lab = np.full((120, 200, 3), (90.0, 128.0, 128.0), np.float32)  # a grey table
+    lab[20:100, 20:180] = (240.0, 128.0, 128.0)  # the card, lit ...
+    lab[20:100, 100:180, 0] = 140.0  # ... and in shadow beyond its middle
+    corner = np.zeros((120, 200), bool)
+    corner[25:45, 25:45] = True
+    paper = markers._paper(lab, corner, card_area=160.0 * 160.0)
+    assert paper[20:100, 20:180].all()
+    assert not paper[:15].any() and not paper[105:].any()

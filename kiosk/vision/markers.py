@@ -79,8 +79,8 @@ INK_CUT = 0.5
 #: two suits' pips whose radii differ by less than this share are told apart by shape,
 #: not size (clubs and spades in most decks)
 ALIKE = 1.12
-#: a blob this many times longer than wide is no pip (a diamond is about 1.5)
-ELONGATED = 1.9
+#: a mark this many times longer than wide is no pip (:func:`_glyph`)
+ELONGATED = 1.6
 #: a card's width in table units (63 mm on a 75 cm play area), to size pips by
 CARD_UNITS = 0.085
 #: how close (table units) a side's 5s must be to where they were last seen to count
@@ -473,7 +473,6 @@ def _read_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Det
         if float(face[y0:y1, x0:x1][ring].mean()) < 0.6:
             continue
         contour, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        hull = cv2.convexHull(contour[0])
         centre = (x + bw / 2, y + bh / 2)
         if index_mask[int(centre[1]), int(centre[0])] and (face_down_top or not known):
             # a printed corner's suit (the box's middle); not under a face-up 5 turned on
@@ -483,11 +482,7 @@ def _read_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Det
             if not face_down_top:
                 boxed.append((area, *centre))
             continue
-        (_cx, _cy), (rw, rh), _angle = cv2.minAreaRect(contour[0])
-        if max(rw, rh) > ELONGATED * max(min(rw, rh), 1.0):
-            glyphs.append(centre)  # a corner's rank and suit run together when blurred
-            continue
-        if area / max(cv2.contourArea(hull), 1.0) < 0.55:
+        if _glyph(contour[0], area):
             glyphs.append(centre)
         else:
             blobs.append((area, *centre))
@@ -583,6 +578,17 @@ def _pips_at_the_top_cards_scale(blobs: Sequence[tuple[int, float, float]],
         if len(by_suit.get(top, [])) == 5 and all(len(f) <= 5 for f in by_suit.values()):
             readings.append([b for found in by_suit.values() for b in found])
     return readings
+
+
+def _glyph(contour: np.ndarray, area: float) -> bool:
+    """Whether a mark of pip-like size is printed thin: a corner's rank (a blurred "5"
+    is 1.7-1.8 times longer than wide), a rank and suit run together, or a mark that
+    fills little of its hull. A pip is squat and solid: a diamond is printed about 1.4
+    times longer than wide, and blur rounds it further."""
+    (_cx, _cy), (rw, rh), _angle = cv2.minAreaRect(contour)
+    if max(rw, rh) > ELONGATED * max(min(rw, rh), 1.0):
+        return True
+    return area / max(cv2.contourArea(cv2.convexHull(contour)), 1.0) < 0.55
 
 
 def _bottom_pips_known(groups: list[list[tuple[int, float, float]]],

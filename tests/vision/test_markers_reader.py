@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import doctest
 
+import cv2
 import numpy as np
 import pytest
 
@@ -190,3 +191,21 @@ def test_the_paper_in_a_shadow_is_the_5s_paper() -> None:
     paper = markers._paper(lab, corner, card_area=160.0 * 160.0)
     assert paper[20:100, 20:180].all()
     assert not paper[:15].any() and not paper[105:].any()
+
+
+def _outline(points: list[tuple[int, int]]) -> tuple[np.ndarray, float]:
+    mask = np.zeros((60, 60), np.uint8)
+    cv2.fillPoly(mask, [np.array(points, np.int32)], 1)
+    contour = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0][0]
+    return contour, float(mask.sum())
+
+
+def test_a_corners_blurred_rank_is_told_from_a_diamond() -> None:
+    """A standard deck's blurred "5" beside its corner's diamond measured as large as a
+    diamond pip (0.014 of a card width squared against 0.019) and counted as one: it is
+    1.76 times longer than wide, a diamond about 1.4."""
+    diamond = _outline([(30, 10), (40, 24), (30, 38), (20, 24)])  # 20 wide, 28 high
+    rank = _outline([(22, 10), (38, 10), (38, 38), (22, 38)])  # 16 by 28: 1.75
+    run_together = _outline([(25, 5), (35, 5), (35, 50), (25, 50)])
+    assert not markers._glyph(*diamond)
+    assert markers._glyph(*rank) and markers._glyph(*run_together)

@@ -14,10 +14,11 @@ How, for each pair of 5s the detector names at the side of the table:
 2. the 5s' paper is found around each printed corner the detector named, of that
    corner's paper's hue (one card may lie in a lamp's light, the other in shade); a
    face-down card, a trick or the table is not that paper, so their patterns never count;
-3. a pip is a solid mark of the 5s' colour (red for hearts and diamonds, black for
-   clubs and spades) lying on that paper, of a pip's size: with the table's 5s' sizes
-   known (:class:`FiveSizes`, from the deck, or learnt from earlier stills by
-   :mod:`kiosk.vision.marker_sizes`) nearer a pip's than any corner mark's; without
+3. a pip is a squat, solid mark of the 5s' colour (red for hearts and diamonds, black
+   for clubs and spades) lying on that paper, of a pip's size: with the table's 5s'
+   sizes known (:class:`FiveSizes`, from the deck, or learnt from earlier stills by
+   :mod:`kiosk.vision.marker_sizes`) nearer a pip's than any corner mark's, measured at
+   the still's own scale where a face-up top card's five pips give it (blur); without
    them, the largest sets of marks printed alike (two sets at most, of sizes two 5s of
    one colour can print), a boxed corner's mark counting only where it is of a set's
    size. Under a face-down top
@@ -79,6 +80,9 @@ INK_CUT = 0.5
 #: two suits' pips whose radii differ by less than this share are told apart by shape,
 #: not size (clubs and spades in most decks)
 ALIKE = 1.12
+#: a still measures its marks within this factor of their printed area, either way
+#: (blur, the ink's cut): about 1.59
+SCALE_REACH = 2.0 ** (1 / 1.5)
 #: a mark this many times longer than wide is no pip (:func:`_glyph`)
 ELONGATED = 1.6
 #: a card's width in table units (63 mm on a 75 cm play area), to size pips by
@@ -568,7 +572,7 @@ def _pips_at_the_top_cards_scale(blobs: Sequence[tuple[int, float, float]],
     readings = []
     for top, sizes in whose:
         scale = top_area / sizes.pip
-        if abs(math.log(scale)) > math.log(MATE_SIZE) / 1.5:
+        if abs(math.log(scale)) > math.log(SCALE_REACH):
             continue
         by_suit: dict[str, list[tuple[int, float, float]]] = {}
         for b in blobs:

@@ -492,11 +492,7 @@ def _read_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Det
             blobs.append((area, *centre))
     if known:
         whose = [(suit, sizes[suit]) for suit in shown if suit in sizes]
-        by_suit: dict[str, list[tuple[int, float, float]]] = {}
-        for b in blobs:
-            suit = _pip_of(b[0] / card_w ** 2, whose)
-            if suit is not None:
-                by_suit.setdefault(suit, []).append(b)
+        by_suit = _pips_by_suit(blobs, whose, card_w)
         # a 5 the detector did not name can only be a face-up top card, whole in sight:
         # its five pips (four, one lost to glare or blur), never one or two
         # (two suits whose pips are all but the same size cannot be told apart by it)
@@ -574,14 +570,24 @@ def _pips_at_the_top_cards_scale(blobs: Sequence[tuple[int, float, float]],
         scale = top_area / sizes.pip
         if abs(math.log(scale)) > math.log(SCALE_REACH):
             continue
-        by_suit: dict[str, list[tuple[int, float, float]]] = {}
-        for b in blobs:
-            suit = _pip_of(b[0] / card_w ** 2 / scale, whose)
-            if suit is not None:
-                by_suit.setdefault(suit, []).append(b)
+        by_suit = _pips_by_suit(blobs, whose, card_w, scale)
         if len(by_suit.get(top, [])) == 5 and all(len(f) <= 5 for f in by_suit.values()):
             readings.append([b for found in by_suit.values() for b in found])
     return readings
+
+
+def _pips_by_suit(blobs: Sequence[tuple[int, float, float]],
+                  whose: Sequence[tuple[str, FiveSizes]], card_w: float, scale: float = 1.0
+                  ) -> dict[str, list[tuple[int, float, float]]]:
+    """Each suit's pips among the blobs, by size (:func:`_pip_of`), the blobs' areas
+    taken at ``scale`` times the printed ones; a blob of a corner mark's size, or of no
+    pip's, is none."""
+    by_suit: dict[str, list[tuple[int, float, float]]] = {}
+    for b in blobs:
+        suit = _pip_of(b[0] / card_w ** 2 / scale, whose)
+        if suit is not None:
+            by_suit.setdefault(suit, []).append(b)
+    return by_suit
 
 
 def _glyph(contour: np.ndarray, area: float) -> bool:

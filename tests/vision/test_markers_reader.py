@@ -146,13 +146,17 @@ def test_nought_never_seen_is_not_confused_with_the_other_sides_top_card(detecto
     assert readings[Team.NS].count == 0, readings[Team.NS]
 
 
+#: the standard deck's red 5s' sizes as a table learnt them (card widths squared)
+STANDARD_RED = [("D", markers.FiveSizes(0.0184, ())),
+                ("H", markers.FiveSizes(0.0309, (0.0053, 0.0107)))]
+
+
 def test_a_blurred_pair_is_measured_at_its_top_cards_scale() -> None:
     """A blurred still measures every mark larger than printed: the standard deck's
     diamonds (0.0184 card widths², hearts 0.0309) measure 0.0258, nearer a heart. Taken
     at the scale of the top card's five pips, they are diamonds and the lone larger mark
     is the bottom 5's heart; the corners' diamonds are corner marks, not pips."""
-    sizes = [("D", markers.FiveSizes(0.0184, ())),
-             ("H", markers.FiveSizes(0.0309, (0.0053, 0.0107)))]
+    sizes = STANDARD_RED
     top = [(258, i, 0) for i in range(5)]
     (pips,) = markers._pips_at_the_top_cards_scale(
         [*top, (402, 9, 9), (176, 7, 7), (169, 8, 8)], sizes, 100.0)
@@ -169,8 +173,7 @@ def test_a_pair_that_adds_up_at_both_scales_offers_both_counts() -> None:
     (6), or five diamonds and a heart's corner mark (5). Both are offered, and the reader
     leaves it to the sizes as learnt (taking either suit's reading as ambiguous turned
     a twentieth of the bench's right reads into "cannot read")."""
-    sizes = [("D", markers.FiveSizes(0.0184, ())),
-             ("H", markers.FiveSizes(0.0309, (0.0053, 0.0107)))]
+    sizes = STANDARD_RED
     blobs = [(240, i, 0) for i in range(5)] + [(160, 9, 9)]
     readings = markers._pips_at_the_top_cards_scale(blobs, sizes, 100.0)
     assert sorted(len(pips) for pips in readings) == [5, 6]

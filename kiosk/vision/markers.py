@@ -5,7 +5,8 @@ sees. Under five the top card lies face down and the count is the bottom 5's pip
 sight; from five the top card is a face-up 5 (five pips) and the count is its five
 plus the bottom 5's pips in sight; ten is both 5s uncovered. In every case the count is
 the number of a 5's pips in sight, so the reader counts pips; whether the top card shows
-a back or a face (a ``back`` detection on the pair) says which 5s' pips can be there.
+a back or a face (a ``back`` detection on the pair, or another face's index there: a
+picture back's print) says which 5s' pips can be there.
 
 How, for each pair of 5s the detector names at the side of the table:
 
@@ -201,15 +202,14 @@ def read_markers(image: np.ndarray, detections: Sequence[Detection], calibration
     return out
 
 
-def _back_on(fives: Sequence[Detection], dets: Sequence[Detection],
+def _on_pair(fives: Sequence[Detection], marks: Sequence[Detection],
              calibration: Calibration) -> bool:
-    """Whether a face-down card lies on the pair: a back within a card's length of a 5's
-    printed corner."""
-    backs = [d for d in dets if d.card == FACE_DOWN]
-    if not backs:
+    """Whether any of ``marks`` (a back, another face's index) lies on the pair: within
+    1.4 card lengths of a 5's printed corner."""
+    if not marks:
         return False
     corners = calibration.to_table([d.centre for d in fives])
-    where = calibration.to_table([d.centre for d in backs])
+    where = calibration.to_table([d.centre for d in marks])
     gaps = np.hypot(corners[:, None, 0] - where[None, :, 0],
                     corners[:, None, 1] - where[None, :, 1])
     return bool((gaps < 1.4 * CARD_UNITS).any())
@@ -415,7 +415,29 @@ def _boxes_in_patch(dets: Sequence[Detection], to_patch: np.ndarray) -> list[np.
 def _read_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Detection],
                calibration: Calibration, side: Team, place: tuple[float, float],
                sizes: Mapping[str, FiveSizes]) -> MarkerReading:
-    """One pair's count from its pips (see the module's doc)."""
+    """One pair's count from its pips (see the module's doc), under a face-down top card
+    where a back lies on the pair, else under a face-up one.
+
+    A face-up top card of the pair is a 5, so another face's index on the pair is
+    printed on a picture back (a deck whose back shows a fan of aces): the pair is read
+    as under a face-down top, and as under a face-up one only where the pips then add up
+    to nothing (a stray card lying on the markers, or a back's picture that hides the
+    bottom 5's last pip)."""
+    backs = [d for d in dets if d.card == FACE_DOWN]
+    if _on_pair(fives, backs, calibration):
+        return _count_pair(image, fives, dets, calibration, side, place, sizes, True)
+    as_face_up = _count_pair(image, fives, dets, calibration, side, place, sizes, False)
+    others = [d for d in dets if d.card != FACE_DOWN and d.card not in FIVES]
+    if not _on_pair(fives, others, calibration):
+        return as_face_up
+    as_face_down = _count_pair(image, fives, dets, calibration, side, place, sizes, True)
+    return as_face_down if as_face_down.read else as_face_up
+
+
+def _count_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Detection],
+                calibration: Calibration, side: Team, place: tuple[float, float],
+                sizes: Mapping[str, FiveSizes], face_down_top: bool) -> MarkerReading:
+    """One pair's count from its pips, its top card face down or face up as told."""
     suits = {d.card[1] for d in fives}
     red = bool(suits & RED)
     if suits & RED and suits - RED:
@@ -423,7 +445,6 @@ def _read_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Det
     # the two 5s are of one colour (the rule book): a face-up top card may be either
     # suit of it, named or not; under a face-down top only the named bottom 5 shows
     colour = RED if red else frozenset({"C", "S"})
-    face_down_top = _back_on(fives, dets, calibration)
     shown = suits if face_down_top else colour
     # the sizes say which blobs are pips only when they cover every 5 that can show
     known = [sizes[suit] for suit in shown if suit in sizes] if shown <= sizes.keys() else []

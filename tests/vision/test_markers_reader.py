@@ -16,6 +16,7 @@ from datasets.marker_stills import Still, random_places, render_still
 from kiosk.rules.cards import Team
 from kiosk.vision import markers
 from kiosk.vision.calibration import Calibration
+from kiosk.vision.detection import Detection
 from kiosk.vision.detector import DEFAULT_MODEL
 
 DECK = "kde-standard"
@@ -212,3 +213,52 @@ def test_a_corners_blurred_rank_is_told_from_a_diamond() -> None:
     run_together = _outline([(25, 5), (35, 5), (35, 50), (25, 50)])
     assert not markers._glyph(*diamond)
     assert markers._glyph(*rank) and markers._glyph(*run_together)
+
+
+def _pair_read_with(monkeypatch, others: list[Detection],  # type: ignore[no-untyped-def]
+                    as_face_up: int | None, as_face_down: int | None
+                    ) -> tuple[markers.MarkerReading, list[bool]]:
+    """South's pair (a 5 of clubs by South's edge) read with ``others`` beside it, each
+    way of reading its pips giving the count told: the reading chosen, and the ways
+    asked for (True: under a face-down top)."""
+    calibration = Calibration.from_corners(((0, 0), (1000, 0), (1000, 1000), (0, 1000)),
+                                           (1000, 1000))
+    five = Detection("5C", 0.9, (480.0, 880.0, 500.0, 910.0))
+    asked: list[bool] = []
+
+    def count_pair(image, fives, dets, calibration, side, place, sizes,  # type: ignore[no-untyped-def]
+                   face_down_top):
+        asked.append(face_down_top)
+        count = as_face_down if face_down_top else as_face_up
+        return markers.MarkerReading(side, count, place=place, why="" if count else "no pip")
+
+    monkeypatch.setattr(markers, "_count_pair", count_pair)
+    image = np.zeros((1000, 1000, 3), np.uint8)
+    return markers.read_markers(image, [five, *others], calibration)[Team.NS], asked
+
+
+def test_another_faces_index_on_the_pair_is_read_as_a_picture_back(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The nicu-white deck's back shows a fan of aces, read as an ace of clubs on the
+    pair (bench seed 46, hand 77: two pips shown, three read as under a face-up top)."""
+    ace = Detection("AC", 0.78, (400.0, 860.0, 420.0, 890.0))  # a card width away
+    reading, asked = _pair_read_with(monkeypatch, [ace], as_face_up=3, as_face_down=2)
+    assert reading.count == 2 and asked == [False, True]
+
+
+def test_a_pair_that_adds_up_only_under_a_face_up_top_is_read_so(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Where the pips under a face-down top add up to nothing, the other reading stands
+    (bench seed 4600, hand 35: the back's picture hides the one pip's surroundings)."""
+    ace = Detection("AC", 0.69, (400.0, 860.0, 420.0, 890.0))
+    reading, _asked = _pair_read_with(monkeypatch, [ace], as_face_up=1, as_face_down=None)
+    assert reading.count == 1
+
+
+def test_a_card_away_from_the_pair_changes_nothing(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A face lying three card widths off (a trick, a player's card) is no part of it;
+    a named back on the pair is read as a face-down top alone."""
+    far = Detection("AC", 0.9, (200.0, 860.0, 220.0, 890.0))
+    reading, asked = _pair_read_with(monkeypatch, [far], as_face_up=7, as_face_down=2)
+    assert reading.count == 7 and asked == [False]
+    back = Detection("back", 0.9, (420.0, 840.0, 470.0, 900.0))
+    reading, asked = _pair_read_with(monkeypatch, [back], as_face_up=7, as_face_down=2)
+    assert reading.count == 2 and asked == [True]

@@ -421,17 +421,17 @@ def _read_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Det
     A face-up top card of the pair is a 5, so another face's index on the pair is
     printed on a picture back (a deck whose back shows a fan of aces): the pair is read
     as under a face-down top, and as under a face-up one only where the pips then add up
-    to nothing (a stray card lying on the markers, or a back's picture that hides the
-    bottom 5's last pip)."""
+    to nothing (a stray card lying on the markers, or a pip whose edge the back's
+    picture touches measured as a corner's mark)."""
     backs = [d for d in dets if d.card == FACE_DOWN]
     if _on_pair(fives, backs, calibration):
         return _count_pair(image, fives, dets, calibration, side, place, sizes, True)
-    as_face_up = _count_pair(image, fives, dets, calibration, side, place, sizes, False)
     others = [d for d in dets if d.card != FACE_DOWN and d.card not in FIVES]
-    if not _on_pair(fives, others, calibration):
-        return as_face_up
-    as_face_down = _count_pair(image, fives, dets, calibration, side, place, sizes, True)
-    return as_face_down if as_face_down.read else as_face_up
+    if _on_pair(fives, others, calibration):
+        as_face_down = _count_pair(image, fives, dets, calibration, side, place, sizes, True)
+        if as_face_down.read:
+            return as_face_down
+    return _count_pair(image, fives, dets, calibration, side, place, sizes, False)
 
 
 def _count_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Detection],

@@ -242,15 +242,15 @@ def test_another_faces_index_on_the_pair_is_read_as_a_picture_back(monkeypatch) 
     pair (bench seed 46, hand 77: two pips shown, three read as under a face-up top)."""
     ace = Detection("AC", 0.78, (400.0, 860.0, 420.0, 890.0))  # a card width away
     reading, asked = _pair_read_with(monkeypatch, [ace], as_face_up=3, as_face_down=2)
-    assert reading.count == 2 and asked == [False, True]
+    assert reading.count == 2 and asked == [True]
 
 
 def test_a_pair_that_adds_up_only_under_a_face_up_top_is_read_so(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """Where the pips under a face-down top add up to nothing, the other reading stands
     (bench seed 4600, hand 35: the back's picture hides the one pip's surroundings)."""
     ace = Detection("AC", 0.69, (400.0, 860.0, 420.0, 890.0))
-    reading, _asked = _pair_read_with(monkeypatch, [ace], as_face_up=1, as_face_down=None)
-    assert reading.count == 1
+    reading, asked = _pair_read_with(monkeypatch, [ace], as_face_up=1, as_face_down=None)
+    assert reading.count == 1 and asked == [True, False]
 
 
 def test_a_card_away_from_the_pair_changes_nothing(monkeypatch) -> None:  # type: ignore[no-untyped-def]

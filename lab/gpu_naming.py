@@ -64,9 +64,11 @@ from episodic_features import (  # noqa: E402
     LABELS,
     REPLAY,
     SHIPPED_PT,
+    TWIN_SUIT,
     Surfaces,
     index_region,
     region_patch,
+    twin,
 )
 
 PACK = REPO / "var" / "gpu"
@@ -88,7 +90,6 @@ VARIANTS: dict[str, tuple[float, float, float]] = {
     "w1-art50": (1.0, 0.5, 0.0),
     "w15-art50-pair": (1.5, 0.5, 0.5),
 }
-TWIN_SUIT = {"C": "S", "S": "C", "H": "D", "D": "H"}
 
 
 # ------------------------------------------------------------------------------ pack
@@ -221,11 +222,8 @@ def draw_each(path: str, seed: int, per_region: int) -> tuple[np.ndarray, np.nda
 
 def twin_ids() -> np.ndarray:
     """Each class's same-colour twin (itself for ``back`` and ``none``)."""
-    twins = np.arange(len(LABELS))
-    for name, i in LABEL_ID.items():
-        if len(name) == 2 and name[1] in TWIN_SUIT:
-            twins[i] = LABEL_ID[name[0] + TWIN_SUIT[name[1]]]
-    return twins
+    return np.asarray([LABEL_ID[twin(name)] if name[1:] in TWIN_SUIT else i
+                       for i, name in enumerate(LABELS)])
 
 
 def gpu_augment(batch, generator):  # torch (N, 3, H, W) 0..1 on the device
@@ -268,13 +266,12 @@ def judge(model, x, y, deck, twins: np.ndarray, batch: int = 4096) -> dict[str, 
             read.append(model(part).argmax(1).cpu().numpy())
     model.train()
     named = np.concatenate(read)
-    figures = {"accuracy": float((named == y).mean()),
-               "swaps": float(((named == twins[y]) & (twins[y] != y)).mean())}
+    swapped = (named == twins[y]) & (twins[y] != y)
+    figures = {"accuracy": float((named == y).mean()), "swaps": float(swapped.mean())}
     for d in np.unique(deck):
         mine = deck == d
         figures[f"deck{int(d)}_accuracy"] = float((named[mine] == y[mine]).mean())
-        figures[f"deck{int(d)}_swaps"] = float(((named[mine] == twins[y[mine]])
-                                                & (twins[y[mine]] != y[mine])).mean())
+        figures[f"deck{int(d)}_swaps"] = float(swapped[mine].mean())
     return figures
 
 
@@ -346,7 +343,6 @@ def train(args: argparse.Namespace) -> int:
     figures: dict[str, Any] = {"variants": {k: list(v) for k, v in VARIANTS.items()},
                                "index_px": list(INDEX_PX), "stretch": STRETCH, "log": []}
     drawing_until = started + args.draw_seconds
-    training_from = time.monotonic()
     budget = args.train_seconds
     step, last_report = 0, time.monotonic()
 
@@ -406,7 +402,7 @@ def train(args: argparse.Namespace) -> int:
         if step % 20 == 0:
             harvest()
         for name, model in models.items():
-            width, art_share, pair_weight = VARIANTS[name]
+            _width, art_share, pair_weight = VARIANTS[name]
             n_art = int(round(half * art_share))
             pick_a = torch.randint(0, len(art_y), (n_art,), generator=generator, device=dev)
             pick_r = torch.randint(0, len(ry), (half - n_art,), generator=generator, device=dev)

@@ -421,8 +421,8 @@ def _read_pair(image: np.ndarray, fives: Sequence[Detection], dets: Sequence[Det
     A face-up top card of the pair is a 5, so another face's index on the pair is
     printed on a picture back (a deck whose back shows a fan of aces): the pair is read
     as under a face-down top, and as under a face-up one only where the pips then add up
-    to nothing (a stray card lying on the markers, or a pip whose edge the back's
-    picture touches measured as a corner's mark)."""
+    to nothing (a stray card lying on the markers, or a lone pip that measures as large
+    as a jumbo corner's suit by the learnt sizes)."""
     backs = [d for d in dets if d.card == FACE_DOWN]
     if _on_pair(fives, backs, calibration):
         return _count_pair(image, fives, dets, calibration, side, place, sizes, True)

@@ -247,7 +247,8 @@ def test_another_faces_index_on_the_pair_is_read_as_a_picture_back(monkeypatch) 
 
 def test_a_pair_that_adds_up_only_under_a_face_up_top_is_read_so(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """Where the pips under a face-down top add up to nothing, the other reading stands
-    (bench seed 4600, hand 35: the back's picture hides the one pip's surroundings)."""
+    (bench seed 4600, hand 35: the one pip shown measures as large as the jumbo corner's
+    suit by the learnt sizes)."""
     ace = Detection("AC", 0.69, (400.0, 860.0, 420.0, 890.0))
     reading, asked = _pair_read_with(monkeypatch, [ace], as_face_up=1, as_face_down=None)
     assert reading.count == 1 and asked == [True, False]

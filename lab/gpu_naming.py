@@ -454,6 +454,9 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("pack", help="here: the art regions and scene patches to carry")
     p.add_argument("--out", type=Path, default=PACK)
+    p.add_argument("--kept", type=int, default=REPLAY_KEPT,
+                   help="scene patches to pack (what fits the 64 MiB carried by default; "
+                        "a CPU run here may take them all)")
     t = sub.add_parser("train", help="on the GPU machine: draw and train, time-boxed")
     t.add_argument("--pack", type=Path, default=PACK)
     t.add_argument("--out", type=Path, required=True)
@@ -476,7 +479,7 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse(argv)
     if args.command == "pack":
-        return pack(args.out)
+        return pack(args.out, args.kept)
     if args.command == "train":
         return train(args)
     return smoke(args)

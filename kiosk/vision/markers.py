@@ -205,7 +205,7 @@ def read_markers(image: np.ndarray, detections: Sequence[Detection], calibration
 def _on_pair(fives: Sequence[Detection], marks: Sequence[Detection],
              calibration: Calibration) -> bool:
     """Whether any of ``marks`` (a back, another face's index) lies on the pair: within
-    1.4 card lengths of a 5's printed corner."""
+    1.4 card widths (about a card's length) of a 5's printed corner."""
     if not marks:
         return False
     corners = calibration.to_table([d.centre for d in fives])

@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "detect": ("detect", "find the cards in image files"),
     "enrol": ("enrol", "learn a table's own deck from photos (a deck profile)"),
     "read-video": ("read_video", "read a recorded hand from video"),
+    "read-table": ("read_table", "read the turn-up and each side's 5s from a table's stills"),
     "render-hand": ("render_hand", "render a video of a hand record being played"),
     "mat": ("mat", "write a printable play mat with calibration markers"),
     "director": ("director", "start the director's master score sheet server"),

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from kiosk.rules.cards import Team
 from kiosk.table.markers import wanted
 from kiosk.vision.marker_sizes import LearntFiveSizes
+from kiosk.vision.markers import MarkerReading
 
 #: seconds into a new deal before the 5s are read (they have been moved by then)
 SETTLE = 4.0
@@ -86,19 +87,43 @@ class MarkerWatch:
             self._due = None if last else (due[0], self.clock() + APART)
             if last:
                 self._read = due[0]
-        from kiosk.vision.marker_look import agreed, look_at_markers
+        from kiosk.vision.marker_look import agreed
+
+        readings = self._read_frame(frame)
+        with self._lock:
+            self._frames.append(readings)
+            if not last:
+                return True
+            counted, self._frames = self._remembered(agreed(self._frames)), []
+        self.on_read({side: reading.count for side, reading in counted.items()})
+        return True
+
+    def read(self, frames: Sequence[Any]) -> dict[Team, MarkerReading]:
+        """The 5s read now from ``frames`` of one moment of the table (one still, or a few
+        frames of it), each frame as :meth:`look` reads one and the counts they agree on
+        kept, with what earlier readings taught (places, sizes) and teaching the next.
+
+        Why apart from :meth:`look`: ``kiosk read-table`` reads stills the user names,
+        with no deal to wait for; the reading must be the table's own, not a copy of it."""
+        from kiosk.vision.marker_look import agreed
+
+        return self._remembered(agreed([self._read_frame(frame) for frame in frames]))
+
+    def _read_frame(self, frame: Any) -> dict[Team, MarkerReading]:
+        """One frame's reading with the places and sizes known so far; its plain reads
+        join the sizes learnt."""
+        from kiosk.vision.marker_look import look_at_markers
 
         sizes = self.sizes or self.learnt.sizes()
         readings = look_at_markers(frame, self.detector, self.calibration_of(frame),
                                    self.places, sizes)
         self.learnt.add(readings.values())
-        with self._lock:
-            self._frames.append(readings)
-            if not last:
-                return True
-            counted, self._frames = agreed(self._frames), []
+        return readings
+
+    def _remembered(self, counted: dict[Team, MarkerReading]) -> dict[Team, MarkerReading]:
+        """``counted``, after noting where each side's 5s were read (a nought is found
+        there next time)."""
         for side, reading in counted.items():
             if reading.read and reading.place is not None:
                 self.places[side] = reading.place
-        self.on_read({side: reading.count for side, reading in counted.items()})
-        return True
+        return counted

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from kiosk.rules.bidding import Auction, Bid, BidMade, Contract
 from kiosk.rules.cards import Card, Seat, Suit
 from kiosk.rules.irregularities import Irregularity, IrregularityKind, Ruling
-from kiosk.rules.profiles import OutOfTurnLeadRuling, RuleProfile
+from kiosk.rules.profiles import LoneLead, OutOfTurnLeadRuling, RuleProfile
 from kiosk.rules.renege import RenegeProof, RenegeWatch
 from kiosk.rules.tricks import effective_suit, trick_winner
 
@@ -106,12 +106,19 @@ class _Holding:
         self.size -= 1
 
 
-def first_leader(dealer: Seat, sitting_out: Seat | None = None) -> Seat:
-    """Who leads the first trick: the dealer's left, skipping a lone maker's partner.
+def first_leader(
+    dealer: Seat, sitting_out: Seat | None = None, lone_lead: LoneLead = LoneLead.DEALERS_LEFT
+) -> Seat:
+    """Who leads the first trick: the dealer's left, skipping a lone maker's partner; or,
+    where the profile says so, the lone maker's left.
 
     >>> str(first_leader(Seat.N)), str(first_leader(Seat.N, sitting_out=Seat.E))
     ('E', 'S')
+    >>> str(first_leader(Seat.N, sitting_out=Seat.N, lone_lead=LoneLead.LONERS_LEFT))
+    'W'
     """
+    if sitting_out is not None and lone_lead is LoneLead.LONERS_LEFT:
+        return sitting_out.partner.left
     return next(seat for seat in dealer.left.clockwise() if seat is not sitting_out)
 
 
@@ -209,7 +216,7 @@ class HandState:
 
     def _start_play(self, contract: Contract) -> None:
         self._watch = RenegeWatch(contract.trump)
-        self._leader = first_leader(self.dealer, contract.sitting_out)
+        self._leader = first_leader(self.dealer, contract.sitting_out, self.profile.lone_lead)
         for seat in Seat:
             dealt = self.hands.get(seat)
             holding = _Holding(dealt, TRICKS_PER_HAND)

@@ -83,6 +83,20 @@ class OutOfTurnLeadRuling(enum.Enum):
     PENALTY = "penalty"
 
 
+class LoneLead(enum.Enum):
+    """Who leads the first trick of a lone hand.
+
+    Every rule book in ../shared/rules/ keeps the opening lead at the dealer's left
+    (the next player on, where that is the lone player's partner); some online play
+    moves it to the lone player's left (Euchre Game Notation's ``loner_lead``).
+    """
+
+    #: the dealer's left, skipping the partner who sits out (all four books)
+    DEALERS_LEFT = "dealers_left"
+    #: the lone player's left-hand opponent
+    LONERS_LEFT = "loners_left"
+
+
 class Ranking(enum.Enum):
     """What standings sort by before any tie-break."""
 
@@ -168,6 +182,7 @@ class RuleProfile:
     #: as a bid out of turn (alberta55 11: "a declaration (or turn-down) other than a pass")
     turn_down_out_of_turn_is_bid: bool = False
     # --- play
+    lone_lead: LoneLead = LoneLead.DEALERS_LEFT
     lead_out_of_turn: OutOfTurnLeadRuling = OutOfTurnLeadRuling.TRICK_STANDS
     lead_out_of_turn_penalty: Penalty = field(default_factory=Penalty)
     renege_ruling: RenegeRuling = RenegeRuling.FIXED_PENALTY

@@ -29,6 +29,24 @@ class HandLog:
     #: journal seq of the last change to the cards on the table: a notice older than it
     #: speaks of a table that has moved on
     changed_at: int = 0
+    #: (trick, seat) -> the card the players set there (fixed, or kept against the
+    #: camera): it outranks every later camera read of that card
+    fixed: dict[tuple[int, str], str] = field(default_factory=dict)
+    #: the camera's second thought about a card of a finished trick, put to the players
+    suggestion: Suggestion | None = None
+    #: a camera read of a later card that waits on the players' answer to `suggestion`
+    held_back: tuple[str, str] | None = None
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """The camera now reads a card of a finished trick as another card: asked, never
+    applied by itself (kiosk.table.fixing)."""
+
+    trick: int
+    seat: str
+    card: str  # what the camera reads now
+    was: str  # what the record holds
 
 
 @dataclass(frozen=True)
@@ -48,6 +66,8 @@ class Correction:
     was: str | None
     card: str
     seq: int
+    #: the seq of the fix this one takes back (0: a fix of its own)
+    undo_of: int = 0
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,14 @@
 """What the camera saw, taken into the game: the trick reader's events are observations,
 recorded first and interpreted here. A card in turn is played; one seen early waits for
-its turn; a later card for a seat replaces the one it showed (taken back, or misread);
-a card the rules cannot take becomes a notice for the players."""
+its turn; a later card for a seat replaces the one it showed in the open trick (taken
+back, or misread); a card the rules cannot take becomes a notice for the players. A card
+the players set is never changed by the camera, and one of a finished trick is only
+put to the players (kiosk.table.fixing)."""
 
 from __future__ import annotations
 
-from kiosk.table import referee
-from kiosk.table.hand_log import HandLog
+from kiosk.table import fixing, referee
+from kiosk.table.hand_log import HandLog, Suggestion
 from kiosk.table.phases import Phase
 from kiosk.vision.events import (
     CardPlayed,
@@ -80,13 +82,28 @@ class CameraIntake:
             return
         if self.phase != Phase.PLAYING:
             return  # the hand is settled or waits for the players: later cards change nothing
+        doubt = hand.suggestion
+        if doubt is not None and (event.seat, card) == (doubt.seat, doubt.was):
+            # the card the camera doubts in an earlier trick, seen again: a later play of
+            # it (if the players agree it was misread there) waits for their answer
+            hand.held_back = (event.seat, card)
+            return
         if (event.seat, card) in hand.plays or hand.pending.get(event.seat) == card:
             return  # the same card seen again (the reader re-reported it)
         index = self._visible_play(event.seat)
+        if index is not None and view.tricks[-1].winner is not None and view.to_play == event.seat:
+            # a new card from the finished trick's winner: the next trick's lead (the
+            # clear was missed), never a change to the finished trick
+            hand.cleared = len(view.tricks)
+            index = None
         if index is not None:
             # The reader's rule: a later card for a seat that already played in the
-            # trick on the table replaces the earlier one (taken back, or misread).
+            # trick on the table replaces the earlier one (taken back, or misread), but
+            # never a card the players set, nor one of a finished trick (asked instead).
             was = hand.plays[index][1]
+            trick = len(view.tricks)
+            if self._outranked(trick, event.seat, card, was, seq):
+                return
             hand.plays[index] = (event.seat, card)
             hand.changed_at = seq
             self._notice(f"The camera now reads {referee.seat_name(event.seat)}'s card as "
@@ -103,12 +120,29 @@ class CameraIntake:
         if problem:
             self._notice(problem, event.seat, seq)
             return
-        if view.to_play == event.seat:
-            hand.plays.append((event.seat, card))
+        self._play_seen(event.seat, card, seq)
+
+    def _play_seen(self, seat: str, card: str, seq: int) -> None:
+        """A card the camera saw, which the rules take: played, or waiting for its turn."""
+        hand = self.hand
+        assert hand is not None and hand.view is not None
+        if hand.view.to_play == seat:
+            hand.plays.append((seat, card))
         else:
-            hand.pending[event.seat] = card
+            hand.pending[seat] = card
         hand.changed_at = seq
         self._rebuild()
+
+    def _release_held_back(self, seq: int) -> None:
+        """The players answered the camera's question: a card it held back is seen now."""
+        hand = self.hand
+        assert hand is not None and hand.view is not None
+        if hand.held_back is None or hand.suggestion is not None:
+            return
+        seat, card = hand.held_back
+        hand.held_back = None
+        if self.phase == Phase.PLAYING and not referee.check_play(hand.view, seat, card):
+            self._play_seen(seat, card, seq)
 
     def _apply_kitty(self, event: KittySeen, seq: int) -> None:
         """The camera read the dealer's kitty: its face-up card is the turn-up (until the
@@ -134,10 +168,10 @@ class CameraIntake:
 
     def _apply_reread(self, event: CardReread, seq: int) -> None:
         """The camera now reads a card of an earlier trick as another card (its name was
-        read far more surely on a later card): the record is fixed as a player's tap would
-        fix it. Not when the record no longer holds the card it replaces (the players
-        fixed it already), nor when the rules refuse the change (said in a notice); the
-        reader's own question about the card follows either way."""
+        read far more surely on a later card): the players are asked (the trick is
+        finished: its winner may change). Not when the record no longer holds the card it
+        replaces, nor when the players set that card, nor when the rules refuse the change
+        (said in a notice); the reader's own question about the card follows either way."""
         hand = self.hand
         assert hand is not None and hand.view is not None
         if self.phase not in (Phase.PLAYING, Phase.RENEGE):
@@ -149,6 +183,8 @@ class CameraIntake:
         index = referee.play_index(hand.view, event.trick, event.seat)
         if index is None or hand.plays[index] != (event.seat, was):
             return
+        if (event.trick, event.seat) in hand.fixed:
+            return  # the players set this card: no camera read changes it
         plays = list(hand.plays)
         plays[index] = (event.seat, card)
         trial = referee.replay(self.profile, hand.dealer, hand.turn_up, hand.bids, plays,
@@ -160,9 +196,32 @@ class CameraIntake:
                          "that card.",
                          event.seat, seq)
             return
+        if fixing.is_finished(hand, event.trick):
+            self._suggest(Suggestion(event.trick, event.seat, card, was), seq)
+            return
         hand.plays = plays
         hand.changed_at = seq
         self._rebuild()
+
+    def _outranked(self, trick: int, seat: str, card: str, was: str, seq: int) -> bool:
+        """A camera read of `seat`'s card in `trick` (the record holds `was`) that must not
+        change the record by itself: the players set that card (the read is dropped), or
+        the trick is finished (the read is put to the players)."""
+        hand = self.hand
+        assert hand is not None
+        if (trick, seat) in hand.fixed:
+            return True
+        if fixing.is_finished(hand, trick):
+            self._suggest(Suggestion(trick, seat, card, was), seq)
+            return True
+        return False
+
+    def _suggest(self, suggestion: Suggestion, seq: int) -> None:
+        hand = self.hand
+        assert hand is not None
+        if hand.suggestion != suggestion:
+            hand.suggestion = suggestion
+            hand.changed_at = seq  # the screen asks: older notices make way
 
     def _visible_play(self, seat: str) -> int | None:
         """Where `seat`'s card in the trick still on the table sits in `plays`."""

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.rules.cards import Seat, Team
-from kiosk.table import referee, results
+from kiosk.table import fixing, referee, results
 from kiosk.table.hand_log import Correction, FinishedHand, HandLog, Notice, corrected_plays
 from kiosk.table.intake import CameraIntake
 from kiosk.table.journal import Entry, Journal
@@ -98,6 +98,10 @@ class TableSession(CameraIntake, MarkerIntake):
         self.hand: HandLog | None = None
         self.game_ended = False
         self.confirmed: set[str] = set()
+        #: agreements taken back (each agreement after one has a key of its own)
+        self._taken_back = 0
+        #: the director called between hands (at the game's end)
+        self.called_between_hands = False
         self.submitted = False
         self.corrections: list[Correction] = []
         self.notices: list[Notice] = []
@@ -296,8 +300,10 @@ class TableSession(CameraIntake, MarkerIntake):
                              key=f"vision:{source}:{event.key}")
         return entry is not None
 
-    def correct(self, trick: int, seat: str, card: str) -> None:
-        """A player fixes a misread (or adds a card the camera missed)."""
+    def correct(self, trick: int, seat: str, card: str, confirmed: bool = False) -> None:
+        """A player fixes a misread (or adds a card the camera missed). A card of a
+        finished trick changes only with `confirmed`: the players saw what it changes
+        (`fix_preview`) and said yes."""
         hand = self.hand
         if hand is None or hand.view is None or hand.view.phase == "bidding":
             raise IntentRefused("There are no cards to correct yet.")
@@ -307,6 +313,10 @@ class TableSession(CameraIntake, MarkerIntake):
             raise IntentRefused(str(problem)) from None
         if seat not in {str(s) for s in Seat}:
             raise IntentRefused(f"Unknown seat {seat!r}.")
+        held = fixing.card_in(hand, trick, seat)
+        if fixing.is_finished(hand, trick) and held is not None and held != card and not confirmed:
+            raise IntentRefused(f"Trick {trick} is finished: a card in it changes only "
+                                "when the players agree to what the change does.")
         plays, _pending, _was = corrected_plays(hand, trick, seat, card)
         trial = referee.replay(self.profile, hand.dealer, hand.turn_up, hand.bids, plays,
                                hand.renege_choice)
@@ -314,6 +324,55 @@ class TableSession(CameraIntake, MarkerIntake):
             raise IntentRefused(trial.problem)
         self._record("correct", {"hand": hand.number, "trick": trick, "seat": seat,
                                  "card": card}, key=f"correct:{uuid.uuid4().hex}")
+
+    def fix_preview(self, trick: int, seat: str, card: str) -> fixing.FixPreview:
+        """What fixing `seat`'s card in `trick` to `card` would change (nothing is done)."""
+        hand = self.hand
+        if hand is None or hand.view is None or hand.view.phase == "bidding":
+            raise IntentRefused("There are no cards to correct yet.")
+        return fixing.preview(self.profile, hand, trick, seat, referee.normalize_card(card))
+
+    def last_fix(self) -> Correction | None:
+        """The players' latest change of a card in this hand, while Undo may take it back:
+        it changed a card (not added or kept one), and it is not itself an Undo."""
+        hand = self.hand
+        if hand is None or self.phase not in (Phase.PLAYING, Phase.RENEGE, Phase.HAND_OVER):
+            return None
+        mine = [c for c in self.corrections if c.hand == hand.number]
+        if not mine:
+            return None
+        last = mine[-1]
+        if last.undo_of or last.was is None or last.was == last.card:
+            return None
+        if fixing.card_in(hand, last.trick, last.seat) != last.card:
+            return None  # the card changed again since
+        return last
+
+    def undo_fix(self) -> None:
+        """Take back the players' latest change of a card: the card the record held
+        before comes back (and whatever followed from it: a winner, a renege)."""
+        fix = self.last_fix()
+        hand = self.hand
+        if fix is None or hand is None or fix.was is None:
+            raise IntentRefused("There is no change of a card to undo.")
+        plays, _pending, _was = corrected_plays(hand, fix.trick, fix.seat, fix.was)
+        trial = referee.replay(self.profile, hand.dealer, hand.turn_up, hand.bids, plays,
+                               hand.renege_choice)
+        if trial.problem:
+            raise IntentRefused(trial.problem)
+        self._record("correct", {"hand": hand.number, "trick": fix.trick, "seat": fix.seat,
+                                 "card": fix.was, "undo_of": fix.seq},
+                     key=f"undo_fix:{fix.seq}")
+
+    def keep_card(self) -> None:
+        """The players keep the card the record holds against the camera's suggestion:
+        the camera is not asked about that card again."""
+        hand = self.hand
+        if hand is None or hand.suggestion is None:
+            raise IntentRefused("The camera has nothing to ask about.")
+        s = hand.suggestion
+        self._record("correct", {"hand": hand.number, "trick": s.trick, "seat": s.seat,
+                                 "card": s.was}, key=f"keep:{uuid.uuid4().hex}")
 
     def choose_renege(self, choice: str) -> None:
         """Settle a proven renege: `penalty`, or an option the profile lets the
@@ -335,7 +394,7 @@ class TableSession(CameraIntake, MarkerIntake):
         A second call while one is open changes nothing."""
         hand = self.hand
         number = hand.number if hand else 0
-        if hand is not None and hand.director_called:
+        if self.director_called:
             return
         self._record("director_called", {"hand": number}, key=f"director:{uuid.uuid4().hex}")
         if self.outbox is not None and hasattr(self.outbox, "call_director"):
@@ -344,13 +403,20 @@ class TableSession(CameraIntake, MarkerIntake):
     def cancel_director_call(self) -> None:
         """The players settled it themselves: the open call is withdrawn."""
         hand = self.hand
-        if hand is None or not hand.director_called:
+        if not self.director_called:
             raise IntentRefused("The director has not been called.")
-        self._record("director_cancelled", {"hand": hand.number},
+        number = hand.number if hand else 0
+        self._record("director_cancelled", {"hand": number},
                      key=f"director_cancelled:{uuid.uuid4().hex}")
         if self.outbox is not None and hasattr(self.outbox, "call_director"):
-            self.outbox.call_director(self.setup.to_json() if self.setup else {}, hand.number,
+            self.outbox.call_director(self.setup.to_json() if self.setup else {}, number,
                                       cancelled=True)
+
+    @property
+    def director_called(self) -> bool:
+        """A call to the director is open (in this hand, or between hands)."""
+        hand = self.hand
+        return hand.director_called if hand is not None else self.called_between_hands
 
     def next_hand(self) -> None:
         """The hand is scored; the deal passes to the left."""
@@ -373,9 +439,18 @@ class TableSession(CameraIntake, MarkerIntake):
             raise IntentRefused("The game is not over yet.")
         if side not in SIDES:
             raise IntentRefused(f"Unknown side {side!r}.")
-        self._record("confirm", {"side": side}, key=f"confirm:{side}")
+        if side in self.confirmed:
+            return
+        self._record("confirm", {"side": side}, key=f"confirm:{side}:{self._taken_back}")
         if self.confirmed >= set(SIDES):
             self.submit()
+
+    def unconfirm(self, side: str) -> None:
+        """A team takes back its agreement, while the other team has not agreed yet."""
+        if self.phase != Phase.GAME_OVER or side not in self.confirmed:
+            raise IntentRefused("There is no agreement to take back.")
+        self._record("unconfirm", {"side": side},
+                     key=f"unconfirm:{side}:{self._taken_back}")
 
     def new_game(self) -> None:
         """The game is confirmed: the same table starts its next round (the journal
@@ -491,6 +566,8 @@ class TableSession(CameraIntake, MarkerIntake):
         elif kind in ("director_called", "director_cancelled"):
             if self.hand is not None:
                 self.hand.director_called = kind == "director_called"
+            else:
+                self.called_between_hands = kind == "director_called"
         elif kind in MARKER_KINDS:
             self.markers.apply(kind, p, entry.seq)
         elif kind == "next_hand" and self._is_current(p):
@@ -501,6 +578,9 @@ class TableSession(CameraIntake, MarkerIntake):
             self.game_ended = True
         elif kind == "confirm":
             self.confirmed.add(p["side"])
+        elif kind == "unconfirm":
+            self.confirmed.discard(p["side"])
+            self._taken_back += 1
         elif kind == "submitted":
             self.submitted = True
         elif kind == "new_game":
@@ -558,9 +638,15 @@ class TableSession(CameraIntake, MarkerIntake):
         assert hand is not None
         hand.plays, hand.pending, was = corrected_plays(hand, p["trick"], p["seat"], p["card"])
         self.corrections.append(Correction(hand=hand.number, trick=p["trick"], seat=p["seat"],
-                                           was=was, card=p["card"], seq=seq))
+                                           was=was, card=p["card"], seq=seq,
+                                           undo_of=int(p.get("undo_of", 0))))
+        hand.fixed[(p["trick"], p["seat"])] = p["card"]
+        s = hand.suggestion
+        if s is not None and (s.trick, s.seat) == (p["trick"], p["seat"]):
+            hand.suggestion = None
         hand.changed_at = seq
         self._rebuild()
+        self._release_held_back(seq)
 
     # ---------------------------------------------------------------- testing
 

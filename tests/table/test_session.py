@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.app.demo import RECORD
+from kiosk.table.hand_log import Suggestion
 from kiosk.table.session import IntentRefused, TableSession
 from kiosk.vision.events import CardPlayed, CardReread, ReaderWarning, TrickCleared
 
@@ -123,14 +124,18 @@ def _after_the_misread_trick(new_session: Opener) -> tuple[TableSession, float]:
     return s, feed_tricks(s, MISREAD_TRICK)
 
 
-def test_the_camera_rereading_an_earlier_card_fixes_the_record(new_session: Opener) -> None:
+def test_the_camera_rereading_an_earlier_card_asks_the_players(new_session: Opener) -> None:
     s, t = _after_the_misread_trick(new_session)
     s.feed(CardReread(trick=1, seat="S", card="9S", was="TS", t=t + 1, confidence=0.7))
     s.feed(CardPlayed("E", "JH", t + 1, 0.95))
     s.feed(CardPlayed("S", "TS", t + 2, 0.95))  # the TS, come down now, is South's play
+    # trick 1 is finished: the camera's second thought is asked, never applied by itself
+    assert s.hand is not None and s.hand.plays[1] == ("S", "TS")
+    assert s.hand.suggestion == Suggestion(1, "S", "9S", "TS")
+    s.correct(1, "S", "9S", confirmed=True)  # the players said yes
     want = [("E", "AS"), ("S", "9S"), ("W", "KS"), ("N", "QS"), ("E", "JH"), ("S", "TS")]
-    assert s.hand is not None and s.hand.plays == want
-    assert s.corrections == []  # the correction log is the players' taps
+    assert s.hand.plays == want  # ... and the TS the camera held back is played now
+    assert [(c.was, c.card) for c in s.corrections] == [("TS", "9S")]
     s.journal.close()
     again = new_session()
     assert again.hand is not None and again.hand.plays == want
@@ -139,7 +144,7 @@ def test_the_camera_rereading_an_earlier_card_fixes_the_record(new_session: Open
 def test_a_reread_of_a_card_the_players_already_fixed_changes_nothing(
         new_session: Opener) -> None:
     s, t = _after_the_misread_trick(new_session)
-    s.correct(1, "S", "9S")
+    s.correct(1, "S", "9S", confirmed=True)
     s.feed(CardReread(trick=1, seat="S", card="JS", was="TS", t=t + 1, confidence=0.7))
     assert s.hand is not None and s.hand.plays[1] == ("S", "9S")
 

@@ -1,0 +1,78 @@
+"""Fixing a card of a finished trick: what the change would do, told before it is made.
+
+A finished trick has a winner, and perhaps a renege verdict hangs on its cards, so a card
+in it never changes silently: neither on a tap that meant the next trick, nor by a
+later camera read. The players see a `FixPreview` (the trick, the card before and after,
+who wins each trick that changes hands, the renege found or cleared) and say yes; the
+fix can then be taken back (`TableSession.undo_fix`).
+
+The camera's second thoughts about such a card are a `Suggestion`: put to the players,
+never applied by themselves. A card the players set (fixed, or kept against the camera)
+outranks every later camera read of it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kiosk.table import referee
+from kiosk.table.hand_log import HandLog, Suggestion, corrected_plays
+
+__all__ = ["FixPreview", "Suggestion", "card_in", "is_finished", "preview"]
+
+
+@dataclass(frozen=True)
+class FixPreview:
+    """What one fixed card would change, as facts (the app words them)."""
+
+    trick: int
+    seat: str
+    was: str | None  # None: the card is added
+    card: str
+    #: (trick, winner before, winner after) for each finished trick whose winner changes
+    winners: tuple[tuple[int, str | None, str | None], ...]
+    tricks_before: dict[str, int]
+    tricks_after: dict[str, int]
+    #: the renege the hand shows before and after: (seat, trick) or None
+    renege_before: tuple[str, int] | None
+    renege_after: tuple[str, int] | None
+    problem: str | None  # the rules refuse the change (said, and not made)
+
+
+def is_finished(hand: HandLog, trick: int) -> bool:
+    """Whether trick `trick` (1-based) of the hand has a winner."""
+    view = hand.view
+    return bool(view is not None and 1 <= trick <= len(view.tricks)
+                and view.tricks[trick - 1].winner is not None)
+
+
+def card_in(hand: HandLog, trick: int, seat: str) -> str | None:
+    """The card the record holds for `seat` in `trick` (None: none yet)."""
+    view = hand.view
+    if view is None or not 1 <= trick <= len(view.tricks):
+        return None
+    return dict(view.tricks[trick - 1].cards).get(seat)
+
+
+def preview(profile: str, hand: HandLog, trick: int, seat: str, card: str) -> FixPreview:
+    """What changing (or adding) `seat`'s card in `trick` to `card` would do."""
+    before = hand.view
+    assert before is not None
+    plays, _pending, was = corrected_plays(hand, trick, seat, card)
+    after = referee.replay(profile, hand.dealer, hand.turn_up, hand.bids, plays,
+                           hand.renege_choice)
+    winners = []
+    for number, old in enumerate(before.tricks, start=1):
+        new = after.tricks[number - 1] if number <= len(after.tricks) else None
+        old_winner, new_winner = old.winner, new.winner if new else None
+        if old_winner is not None and old_winner != new_winner:
+            winners.append((number, old_winner, new_winner))
+
+    def renege_of(view: referee.HandView) -> tuple[str, int] | None:
+        return None if view.renege is None else (view.renege.seat, view.renege.trick)
+
+    return FixPreview(trick=trick, seat=seat, was=was, card=card, winners=tuple(winners),
+                      tricks_before=dict(before.tricks_won),
+                      tricks_after=dict(after.tricks_won),
+                      renege_before=renege_of(before), renege_after=renege_of(after),
+                      problem=after.problem)

@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("run", "start the table kiosk (no camera: plays the bundled demo hand)"),
     "score-hand": ("score_hand", "score one hand record (JSON) under a rule profile"),
     "standings": ("standings", "rank teams from game results under a rule profile"),
+    "egn": ("egn", "replay, read or write games in Euchre Game Notation (EGN)"),
     "detect": ("detect", "find the cards in image files"),
     "enrol": ("enrol", "learn a table's own deck from photos (a deck profile)"),
     "read-video": ("read_video", "read a recorded hand from video"),

@@ -23,9 +23,11 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from kiosk.egn.game import Bidding, DealNotes, EgnDeal, TrickPlay
+from kiosk.egn.game import Bidding, DealNotes, EgnDeal, EgnGame, TrickPlay
 from kiosk.egn.notation import (
     ORDER,
     PASS,
@@ -37,6 +39,7 @@ from kiosk.egn.notation import (
     seat_number,
     suit_call,
 )
+from kiosk.egn.ruleset import EgnRuleset
 from kiosk.rules.bidding import Bid, Call, IllegalBidError
 from kiosk.rules.cards import Card, Seat, Suit
 from kiosk.rules.play import TRICKS_PER_HAND, HandState, IllegalPlayError, InvalidDealError
@@ -223,3 +226,39 @@ def _call(bid: Bid) -> str:
         return ORDER
     assert bid.suit is not None
     return suit_call(bid.suit)
+
+
+def records_of_game(
+    game: EgnGame, base: RuleProfile | None = None
+) -> list[tuple[HandRecord, DealNotes]]:
+    """Each deal of a game as a hand record, with the notes a record cannot hold."""
+    profile = game.ruleset.profile(base)
+    out = []
+    for index, deal in enumerate(game.deals):
+        played = play_deal(deal, profile, f"$.deals[{index}]")
+        unknown_hands = deal.player_cards is not None and not any(deal.player_cards)
+        out.append((played.record, DealNotes.of(deal, with_hands=unknown_hands)))
+    return out
+
+
+def game_of_records(
+    hands: Sequence[tuple[HandRecord, DealNotes | None]],
+    metadata: dict[str, Any],
+    base: RuleProfile | None = None,
+) -> EgnGame:
+    """One EGN game of hand records in order, under the ruleset in `metadata` laid over
+    `base`; checked as a reader would read it, so what comes out is valid EGN.
+
+    >>> from kiosk.rules.profiles import get_profile
+    >>> record = HandRecord.from_json({"dealer": "N", "turn_up": "9H", "tricks": [],
+    ...     "bids": [{"seat": "E", "call": "pass"}, {"seat": "S", "call": "order"}]})
+    >>> game = game_of_records([(record, None)], {"players": ["A", "B", "C", "D"],
+    ...     "initialScore": [0, 0], "ruleset": {"std": False, "canadian": True}})
+    >>> game.deals[0].bidding
+    Bidding(calls=('Pass', 'Order'), alone=True, discard=None, annotations=None, number=0)
+    """
+    ruleset = EgnRuleset.from_json(metadata.get("ruleset"))
+    profile = ruleset.profile(base)
+    deals = tuple(deal_of(record, i, profile, notes) for i, (record, notes) in enumerate(hands))
+    game = EgnGame(dict(metadata), ruleset, deals)
+    return EgnGame.from_json(game.to_json())  # the reader's checks: names, lengths, limits

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.rules.cards import Seat, Team
-from kiosk.table import fixing, referee, results
+from kiosk.table import egn_file, fixing, referee, results
 from kiosk.table.hand_log import Correction, FinishedHand, HandLog, Notice, corrected_plays
 from kiosk.table.intake import CameraIntake
 from kiosk.table.journal import Entry, Journal
@@ -443,6 +443,7 @@ class TableSession(CameraIntake, MarkerIntake):
             return
         self._record("confirm", {"side": side}, key=f"confirm:{side}:{self._taken_back}")
         if self.confirmed >= set(SIDES):
+            egn_file.keep_game(self)  # the game in Euchre Game Notation, beside the journal
             self.submit()
 
     def unconfirm(self, side: str) -> None:

@@ -150,7 +150,7 @@ def _hand(
     if cut is not None:
         closing.append(f"{PREFIX}the rest of this hand is not in EGN ({cut})")
     outcome = result.get("outcome")
-    if outcome not in AS_PLAYED or result.get("chosen"):
+    if outcome not in AS_PLAYED or result.get("chosen") or cut is not None:
         points = hand.get("points") or {}
         chosen = f"; the players' choice: {result['chosen']}" if result.get("chosen") else ""
         closing.append(f"{PREFIX}scored {points.get('NS', 0)} to North-South and"

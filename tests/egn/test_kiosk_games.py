@@ -151,3 +151,33 @@ def test_the_kept_game_reads_and_writes_back_the_same(
     document = json.loads(path.read_text(encoding="utf-8"))
     game = EgnGame.from_json(document)
     assert game_of_records(records_of_game(game), game.metadata).to_json() == document
+
+
+def test_a_hand_egn_cannot_hold_whole_is_kept_up_to_the_lead_out_of_turn(
+    schema_errors: Any,
+) -> None:
+    """alberta55: a lead out of turn stands once all have played to it, but EGN lists
+    each trick from the seat the rules say leads it: the hand is kept to that point."""
+    from kiosk.egn.kiosk_game import egn_of_result
+    from kiosk.rules.profiles import get_profile
+    from kiosk.rules.record import HandRecord
+    from kiosk.rules.scoring import score_hand
+
+    tricks = [list(trick) for trick in DEMO["tricks"]]
+    tricks[1] = ["S:QH", "W:KH", "N:9H", "E:JH"]  # E won trick 1 and should lead
+    record = {key: DEMO[key] for key in ("dealer", "turn_up", "bids")} | {"tricks": tricks}
+    verdict = score_hand(HandRecord.from_json(record), get_profile("alberta55")).to_json()
+    assert verdict["irregularities"][0]["kind"] == "lead_out_of_turn"
+    result = {"game_id": "x/r1/t1/0", "profile": "alberta55", "teams": ["A", "B"],
+              "points": [0, 1], "hands": [{"record": record, "result": verdict,
+                                           "points": verdict["points"]}]}
+    document = egn_of_result(result, points_to_win=10)
+    assert schema_errors(document) == []
+    [deal] = document["deals"]
+    assert deal["phases"][1]["tricks"] == [["As", "9s", "Ks", "Qs"]]
+    assert deal["phases"][1]["playAnnotations"] == {"3": [
+        "Kiosk: the rest of this hand is not in EGN (trick 2: S plays QH out of turn"
+        " (E to play); EGN lists cards in turn only)",
+        f"Kiosk: scored {verdict['points']['NS']} to North-South and"
+        f" {verdict['points']['EW']} to East-West ({verdict['outcome']})"]}
+    assert "date" not in document["metadata"]  # no start time in the game id

@@ -47,10 +47,12 @@ def egn_of_result(
     points_to_win: int | None = None,
     num_deals: int = 0,
     hand_times: Mapping[int, float] | None = None,
+    rulings: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The EGN 1.4 document of a game result; `num_deals`: a game of that many hands
-    (a progressive round); `hand_times`: when each hand (by number) was scored.  An
-    `EgnError` when a hand record cannot be a hand at all."""
+    (a progressive round); `hand_times`: when each hand (by number) was scored;
+    `rulings`: the director's word on the game, one sentence each, for its description.
+    An `EgnError` when a hand record cannot be a hand at all."""
     try:
         profile = get_profile(str(result.get("profile")))
     except ValueError as problem:
@@ -58,7 +60,7 @@ def egn_of_result(
     ruleset = EgnRuleset.of_profile(profile, points_to_win)
     if num_deals:
         ruleset = replace(ruleset, winning_score=0, num_deals=num_deals)
-    metadata = _metadata(result, profile, ruleset)
+    metadata = _metadata(result, profile, ruleset, rulings)
     corrections = [c for c in result.get("corrections", []) if isinstance(c, dict)]
     hands = []
     for index, hand in enumerate(result.get("hands", [])):
@@ -72,8 +74,8 @@ def egn_of_result(
     return game_of_records(hands, metadata, profile).to_json()
 
 
-def _metadata(result: Mapping[str, Any], profile: RuleProfile,
-              ruleset: EgnRuleset) -> dict[str, Any]:
+def _metadata(result: Mapping[str, Any], profile: RuleProfile, ruleset: EgnRuleset,
+              rulings: Sequence[str]) -> dict[str, Any]:
     teams = list(result.get("teams") or ["North-South", "East-West"])
     points = list(result.get("points") or [0, 0])
     seats = result.get("seats") if isinstance(result.get("seats"), dict) else {}
@@ -89,6 +91,7 @@ def _metadata(result: Mapping[str, Any], profile: RuleProfile,
         f" ({profile.rule_book}). North-South: {teams[0]}; East-West: {teams[1]}."
         f" Final score {points[0]}-{points[1]}"
         + (", stopped on time." if result.get("time_up") else ".")
+        + "".join(f" Director's ruling: {ruling}" for ruling in rulings)
     )
     out: dict[str, Any] = {}
     if result.get("game_id"):

@@ -26,8 +26,10 @@ from typing import Any
 
 from kiosk.director import auth
 from kiosk.director.decks import Decks
-from kiosk.director.live import Changes
+from kiosk.director.limits import ClientConnections
+from kiosk.director.live import Changes, StreamSlots
 from kiosk.director.sessions import Session, Sessions
+from kiosk.director.text import clean
 from kiosk.director.tournament import Director
 from kiosk.director.web import Request, Response, error_json, html_response, lan_address, redirect
 
@@ -53,6 +55,8 @@ class App:
     #: the last unexpected errors (at most 20), also printed to stderr; tests look at it
     last_error: list[str] = field(default_factory=list)
     changes: Changes = field(default_factory=Changes)
+    streams: StreamSlots = field(default_factory=StreamSlots)
+    connections: ClientConnections = field(default_factory=ClientConnections)
     sessions: Sessions = field(init=False)
     decks: Decks = field(init=False)
 
@@ -91,7 +95,7 @@ class App:
     def who(self, request: Request) -> str:
         """The name the director last signed a correction with, for the audit trail."""
         name = urllib.parse.unquote(request.cookies().get("director_name", ""))
-        return " ".join(name.split())[:80] or "Director"
+        return clean(name, 80) or "Director"
 
     def check(self, request: Request, needs: int, params: dict[str, Any]) -> Response | None:
         """None when the caller may go on; otherwise the refusal to send."""

@@ -87,8 +87,11 @@ def read_deck_bytes(data: bytes, max_bytes: int = MAX_BYTES) -> DeckFile:
                 _check_layer(archive, members, str(name), about)
     except DeckFileError:
         raise
-    except (zipfile.BadZipFile, OSError, ValueError, KeyError, EOFError):
+    except (zipfile.BadZipFile, OSError, ValueError, KeyError, EOFError, RecursionError):
         raise DeckFileError("not a deck profile: the file is not a .npz") from None
+    photos = header.get("photos", 0)
+    if not isinstance(photos, int) or not 0 <= photos <= 1_000_000:
+        raise DeckFileError("not a deck profile (its header is unreadable)")
     try:
         return DeckFile(
             deck=str(header.get("deck", "")),
@@ -130,7 +133,8 @@ def _header(member: bytes) -> dict[str, Any]:
         raise DeckFileError("not a deck profile (its header is unreadable)")
     try:
         header = json.loads(body.decode("utf-32-le").rstrip("\x00"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):  # RecursionError:
+        # a header nested thousands deep is an attack, not a profile
         raise DeckFileError("not a deck profile (its header is unreadable)") from None
     if not isinstance(header, dict):
         raise DeckFileError("not a deck profile (its header is unreadable)")
@@ -169,7 +173,7 @@ def _npy(member: bytes) -> tuple[dict[str, Any], bytes]:
         (length,), start = struct.unpack("<I", member[8:12]), 12
     try:
         about = ast.literal_eval(member[start : start + length].decode("latin-1"))
-    except (ValueError, SyntaxError):
+    except (ValueError, SyntaxError, RecursionError, MemoryError):
         raise DeckFileError("not a deck profile: the file is not a .npz") from None
     if not isinstance(about, dict):
         raise DeckFileError("not a deck profile: the file is not a .npz")

@@ -22,6 +22,7 @@ from kiosk.deck_bytes import digest
 from kiosk.director.deck_check import DeckFileError, check_deck_bytes
 from kiosk.director.posting import audit_row, now
 from kiosk.director.store import Database
+from kiosk.director.text import clean
 
 #: a deck's name, as the director types it
 MAX_NAME = 80
@@ -50,7 +51,7 @@ def clean_name(text: str) -> str:
     >>> clean_name("  Club's   Bicycle\\njumbo ")
     "Club's Bicycle jumbo"
     """
-    return " ".join(text.split())[:MAX_NAME]
+    return clean(text, MAX_NAME)  # NFC, no bidi or zero-width tricks (kiosk.director.text)
 
 
 class Decks:

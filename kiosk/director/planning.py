@@ -11,6 +11,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from kiosk.director.text import clean, fold
+
+__all__ = ["ENTRIES", "FORMATS", "MAX_NAME", "Settings", "SetupError", "SetupPlan", "clean",
+           "fold", "plan_setup", "split_players"]
+
 FORMATS = {"round_robin": "Round robin", "progressive": "Progressive event"}
 ENTRIES = {"teams": "Teams of two", "players": "Players (cut for partners)"}
 MAX_NAME = 80
@@ -18,15 +23,6 @@ MAX_NAME = 80
 
 class SetupError(ValueError):
     """A set-up form the director must fix; the message says how, in plain words."""
-
-
-def fold(name: str) -> str:
-    """Team names compare without case or extra spaces.
-
-    >>> fold("  Ann  &  bob ")
-    'ann & bob'
-    """
-    return " ".join(name.split()).casefold()
 
 
 def split_players(team: str) -> list[str]:
@@ -106,7 +102,7 @@ def plan_setup(form: Mapping[str, str]) -> SetupPlan:
     >>> p.settings.tables, p.settings.rounds, [t[0] for t in p.teams]
     (2, 2, ['Ann & Bob', 'Cy & Di', 'Ed & Flo', None])
     """
-    name = " ".join((form.get("name") or "").split())
+    name = clean(form.get("name") or "")
     if not name:
         raise SetupError("Please give the tournament a name.")
     profile = (form.get("profile") or "").strip()
@@ -124,7 +120,7 @@ def plan_setup(form: Mapping[str, str]) -> SetupPlan:
     if minutes is None:
         minutes = default_minutes or 0
     b_down = (form.get("b_moves_down") or "").strip().lower() in {"1", "on", "yes", "true"}
-    lines = [" ".join(line.split()) for line in (form.get("entrants") or "").splitlines()]
+    lines = [clean(line) for line in (form.get("entrants") or "").splitlines()]
     entrants = [line for line in lines if line]
     what = "team" if entry == "teams" else "player"
     if not entrants:

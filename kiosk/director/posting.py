@@ -22,7 +22,7 @@ from typing import Any
 
 from kiosk.director import schedule
 from kiosk.director.gamecheck import ImpossibleScoreError, Rules, check_score
-from kiosk.director.planning import Settings, fold
+from kiosk.director.planning import Settings
 from kiosk.director.sheetdata import (
     current_points,
     ended_by,
@@ -30,11 +30,28 @@ from kiosk.director.sheetdata import (
     read_settings,
     team_names,
 )
+from kiosk.director.text import clean, fold
 
-MAX_FRAME_BYTES = 2_000_000
+#: a renege frame's image at most (a camera still is 100-300 KB); with `MAX_FRAMES` frames
+#: base64-encoded and `MAX_REST` of hand records, a legal result always fits the 16 MB body
+MAX_FRAME_BYTES = 1_000_000
+MAX_FRAMES = 10
+MAX_REST = 2_000_000
 MAX_KEY = 200
 #: two names of at most 80 letters joined by " & ", with room to spare
 MAX_TEAM_TEXT = 200
+#: rounds are numbered 1 up (a round robin of 500 tables has 500); a larger number is no round
+MAX_ROUND = 999
+#: hands in one game (a game to 10 points ends in 19 hands at most; a progressive round in 8)
+MAX_HANDS = 200
+#: posts kept for one game (or for rounds not on the schedule) from one table: a kiosk
+#: sends a game once and the outbox retries with the same key, so a few is plenty
+MAX_POSTS_PER_GAME = 6
+#: renege frames kept for one table in all; past it a post is kept without its frames
+FRAME_BUDGET_PER_TABLE = 64_000_000
+SEATS = ("N", "E", "S", "W")
+#: the first bytes of the images a kiosk may attach, and their types
+IMAGE_MAGIC = ((b"\xff\xd8\xff", "image/jpeg"), (b"\x89PNG\r\n\x1a\n", "image/png"))
 
 
 class ResultError(ValueError):
@@ -78,8 +95,22 @@ class PostOutcome:
         }
 
 
+def image_type(data: bytes) -> str | None:
+    """The image type of a frame by its first bytes (JPEG, PNG or WebP), else None.
+
+    >>> image_type(b"\\xff\\xd8\\xff\\xe0"), image_type(b"RIFF1234WEBPVP8 "), image_type(b"<svg")
+    ('image/jpeg', 'image/webp', None)
+    """
+    for magic, mime in IMAGE_MAGIC:
+        if data.startswith(magic):
+            return mime
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "image/webp"
+    return None
+
+
 def _frames_from(renege: Mapping[str, Any], index: int) -> list[tuple[str, str, bytes]]:
-    """Decode a renege's frames: [{"label", "image": data URL or base64 JPEG}]."""
+    """Decode a renege's frames: [{"label", "image": data URL or base64 image}]."""
     frames = renege.get("frames") or []
     if not isinstance(frames, list):
         raise ResultError(f"reneges[{index}].frames must be a list")
@@ -88,44 +119,75 @@ def _frames_from(renege: Mapping[str, Any], index: int) -> list[tuple[str, str, 
         if not isinstance(frame, Mapping) or not isinstance(frame.get("image"), str):
             raise ResultError(f"reneges[{index}].frames[{k}] needs an image")
         image: str = frame["image"]
-        mime = "image/jpeg"
-        match = re.match(r"data:(image/(?:jpeg|png|webp));base64,", image)
+        match = re.match(r"data:image/(?:jpeg|png|webp);base64,", image)
         if match:
-            mime, image = match.group(1), image[match.end() :]
+            image = image[match.end() :]
+        if len(image) > MAX_FRAME_BYTES * 4 // 3 + 4:
+            raise ResultError(f"reneges[{index}].frames[{k}] is larger than 1 MB")
         try:
             data = base64.b64decode(image, validate=True)
         except (binascii.Error, ValueError):
             raise ResultError(f"reneges[{index}].frames[{k}].image is not base64") from None
-        if len(data) > MAX_FRAME_BYTES:
-            raise ResultError(f"reneges[{index}].frames[{k}] is larger than 2 MB")
-        label = str(frame.get("label") or f"frame {k + 1}")[:120]
+        mime = image_type(data)
+        if mime is None:
+            raise ResultError(f"reneges[{index}].frames[{k}] is not a JPEG, PNG or WebP image")
+        label = clean(str(frame.get("label") or f"frame {k + 1}"), 120)
         decoded.append((label, mime, data))
     return decoded
 
 
+def _whole(value: object, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _renege(renege: object, i: int, teams: list[str]) -> dict[str, Any]:
+    """One renege report, its fields checked; only the fields the sheet knows are kept."""
+    if not isinstance(renege, dict):
+        raise ResultError(f"reneges[{i}] must be an object")
+    if renege.get("seat") not in SEATS:
+        raise ResultError(f"reneges[{i}].seat must be N, E, S or W")
+    for key, high in (("hand", MAX_HANDS), ("trick", 5), ("proven_at", 5)):
+        if key in renege and not _whole(renege[key], 1, high):
+            raise ResultError(f"reneges[{i}].{key} must be a whole number from 1 to {high}")
+    kept = {k: renege[k] for k in ("seat", "hand", "trick", "proven_at") if k in renege}
+    if "team" in renege:
+        team = renege["team"]
+        if not isinstance(team, str) or fold(team) not in {fold(t) for t in teams}:
+            raise ResultError(f"reneges[{i}].team must be one of the two teams of this game")
+        kept["team"] = clean(team, MAX_TEAM_TEXT)
+    if "penalty" in renege:
+        if not isinstance(renege["penalty"], str):
+            raise ResultError(f"reneges[{i}].penalty must be text")
+        kept["penalty"] = clean(renege["penalty"], 200)
+    if "frames" in renege:
+        kept["frames"] = renege["frames"]
+    return kept
+
+
 def validate_result(body: object) -> dict[str, Any]:
-    """Check a posted result's shape (docs/director-api.md); return it as a dict."""
+    """Check a posted result's shape (docs/director-api.md); return it as a dict, its
+    names cleaned (kiosk.director.text) and its renege reports reduced to known fields."""
     if not isinstance(body, dict):
         raise ResultError("the result must be a JSON object")
     rnd = body.get("round")
-    if not isinstance(rnd, int) or isinstance(rnd, bool) or rnd < 1:
-        raise ResultError("round must be a positive whole number")
+    if not _whole(rnd, 1, MAX_ROUND):
+        raise ResultError(f"round must be a whole number from 1 to {MAX_ROUND}")
     teams = body.get("teams")
     if (
         not isinstance(teams, list)
         or len(teams) != 2
-        or not all(isinstance(t, str) and t.strip() for t in teams)
+        or not all(isinstance(t, str) and clean(t) for t in teams)
     ):
         raise ResultError("teams must be a list of two team names")
     points = body.get("points")
-    if (
-        not isinstance(points, list)
-        or len(points) != 2
-        or not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= 99 for p in points)
+    if not isinstance(points, list) or len(points) != 2 or not all(
+        _whole(p, 0, 99) for p in points
     ):
         raise ResultError("points must be a list of two whole numbers from 0 to 99")
     if any(len(t) > MAX_TEAM_TEXT for t in teams):
         raise ResultError(f"a team name is longer than {MAX_TEAM_TEXT} characters")
+    if "table" in body and not _whole(body["table"], 1, 10_000):
+        raise ResultError("table must be a whole number from 1 to 10000")
     if body.get("ended_by", "points") not in ("points", "time", "hands"):
         raise ResultError("ended_by must be points, time or hands")
     if not isinstance(body.get("time_up", False), bool):
@@ -135,13 +197,17 @@ def validate_result(body: object) -> dict[str, Any]:
     for key in ("hands", "reneges"):
         if not isinstance(body.get(key, []), list):
             raise ResultError(f"{key} must be a list")
-    for i, renege in enumerate(body.get("reneges", [])):
-        if not isinstance(renege, dict):
-            raise ResultError(f"reneges[{i}] must be an object")
+    if len(body.get("hands", [])) > MAX_HANDS:
+        raise ResultError(f"a game has at most {MAX_HANDS} hands")
     for key in ("seats", "player_points"):
         if not isinstance(body.get(key, {}), dict):
             raise ResultError(f"{key} must be an object")
-    return body
+    result = dict(body)
+    result["teams"] = [clean(t) for t in teams]
+    if "reneges" in body:
+        result["reneges"] = [_renege(r, i, result["teams"])
+                             for i, r in enumerate(body["reneges"])]
+    return result
 
 
 def rules_of(settings: Settings) -> Rules:
@@ -177,12 +243,16 @@ def post_job(table: int, key: str, body: object) -> Callable[[sqlite3.Connection
         raise ResultError(f"an idempotency key (1 to {MAX_KEY} characters) is required")
     result = validate_result(body)
     frames = [_frames_from(r, i) for i, r in enumerate(result.get("reneges", []))]
+    if sum(len(f) for f in frames) > MAX_FRAMES:
+        raise ResultError(f"a result carries at most {MAX_FRAMES} renege frames")
     digest = hashlib.sha256(canonical(result).encode()).hexdigest()
     stored = dict(result)
     stored["reneges"] = [
         {k: v for k, v in r.items() if k != "frames"} | {"frame_count": len(f)}
         for r, f in zip(result.get("reneges", []), frames, strict=True)
     ]
+    if len(canonical(stored).encode()) > MAX_REST:
+        raise ResultError("the result's hand records are larger than 2 MB")
     return lambda conn: _store_post(conn, table, key, result, stored, digest, frames)
 
 
@@ -240,6 +310,11 @@ def _store_post(
         return PostOutcome(old["status"], old["id"], replay=True, note=old["note"])
     check_possible(conn, result)
     rnd = int(result["round"])
+    _check_room(conn, table, rnd)
+    if frames and _frame_bytes(conn, table) + sum(
+        len(d) for f in frames for _l, _m, d in f
+    ) > FRAME_BUDGET_PER_TABLE:
+        frames = []  # the result counts; its evidence does not fit this table's share
     points_a, points_b, note = _orient(conn, rnd, table, result)
     said = result.get("table", table)
     if said != table:
@@ -282,6 +357,37 @@ def _store_post(
     if status == "counted":
         seat_next_progressive_round(conn)
     return PostOutcome(status, post_id, replay=False, note=note)
+
+
+def _check_room(conn: sqlite3.Connection, table: int, rnd: int) -> None:
+    """Refuse a post past `MAX_POSTS_PER_GAME` for this game, or for rounds that are not
+    on the schedule: a paired kiosk cannot fill the director's disk with conflicts."""
+    scheduled = conn.execute(
+        "SELECT 1 FROM seating WHERE round = ? AND table_no = ?", (rnd, table)
+    ).fetchone()
+    if scheduled:
+        count = conn.execute(
+            "SELECT count(*) FROM post WHERE round = ? AND table_no = ?", (rnd, table)
+        ).fetchone()[0]
+        where = f"round {rnd}"
+    else:
+        count = conn.execute(
+            "SELECT count(*) FROM post p WHERE p.table_no = ? AND NOT EXISTS (SELECT 1 FROM"
+            " seating s WHERE s.round = p.round AND s.table_no = p.table_no)", (table,)
+        ).fetchone()[0]
+        where = "rounds that are not on the schedule"
+    if count >= MAX_POSTS_PER_GAME:
+        raise ResultError(
+            f"table {table} has already sent {count} results for {where}; "
+            "the director settles it at the table"
+        )
+
+
+def _frame_bytes(conn: sqlite3.Connection, table: int) -> int:
+    return int(conn.execute(
+        "SELECT coalesce(sum(length(f.data)), 0) FROM frame f JOIN post p ON p.id = f.post_id"
+        " WHERE p.table_no = ?", (table,)
+    ).fetchone()[0])
 
 
 def seat_next_progressive_round(conn: sqlite3.Connection) -> None:

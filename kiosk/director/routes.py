@@ -10,7 +10,7 @@ front of everything.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +21,11 @@ from starlette.requests import Request as StarletteRequest
 from starlette.responses import StreamingResponse
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import Receive, Scope, Send
 
 from kiosk.director.app import DIRECTOR, KIOSK, App, remote_address
 from kiosk.director.guard import Guard
+from kiosk.director.limits import UNLIMITED
 from kiosk.director.live import event_stream
 from kiosk.director.views import (
     api,
@@ -44,6 +46,9 @@ from kiosk.director.views import (
 from kiosk.director.web import BadRequest, Request, Response, error_json, wants_json
 
 View = Callable[..., Response]
+#: a number in an address (a round, a table, a frame) larger than this names nothing; SQLite
+#: keeps 64-bit integers, and Starlette's int convertor takes any run of digits
+MAX_PATH_NUMBER = 10**9
 STATIC = Path(__file__).resolve().parent / "static"
 
 #: (method, path, view, who may call it, also as /path.json)
@@ -95,8 +100,10 @@ ROUTES: list[tuple[str, str, View, int, bool]] = [
 
 def _endpoint(app: App, view: View, needs: int, as_json: bool) -> Callable[..., Any]:
     async def endpoint(request: StarletteRequest) -> Response:
-        request_value = await view_request(app, request)
         params: dict[str, Any] = dict(request.path_params)
+        if any(isinstance(v, int) and v > MAX_PATH_NUMBER for v in params.values()):
+            return await _http_error(request, HTTPException(404))
+        request_value = await view_request(app, request)
         if as_json:
             params["fmt"] = ".json"
 
@@ -129,17 +136,34 @@ async def view_request(app: App, request: StarletteRequest) -> Request:
 
 
 def _events(app: App) -> Callable[..., Any]:
-    async def events(request: StarletteRequest) -> StreamingResponse:
-        since = request.query_params.get("since", "")
+    async def events(request: StarletteRequest) -> Response:
+        peer = request.client.host if request.client else "127.0.0.1"
+        client = remote_address(app, peer, {k.lower(): v for k, v in request.headers.items()})
+        if not app.streams.take(client, unlimited=client in UNLIMITED):
+            return error_json(429, "too many live pages are open; this page checks for "
+                                   "news every few seconds instead")
+        since = request.headers.get("last-event-id") or request.query_params.get("since", "")
         stream = event_stream(app.changes, app.director.version,
-                              int(since) if since.isdigit() else None)
-        return StreamingResponse(
-            stream,
-            media_type="text/event-stream",
-            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-        )
+                              int(since) if since.isascii() and since.isdigit() else None)
+
+        return CountedStream(stream, lambda: app.streams.give_back(client))
 
     return events
+
+
+class CountedStream(StreamingResponse):
+    """An event stream that gives its slot back however it ends (even never started)."""
+
+    def __init__(self, stream: AsyncIterator[str], release: Callable[[], None]) -> None:
+        super().__init__(stream, media_type="text/event-stream",
+                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        self.release = release
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.release()
 
 
 async def _http_error(request: StarletteRequest, problem: Exception) -> Response:

@@ -1,7 +1,11 @@
-"""uvicorn, set up for a hall of kiosks: a connection cap, timeouts, bounded heads.
+"""uvicorn, set up for a hall of kiosks: connection caps, timeouts, bounded heads.
 
-- `MAX_CONNECTIONS` open connections and tasks at most; beyond that uvicorn
-  answers 503 at once, which the kiosk's outbox retries after a pause.
+- `limits.CONNECTIONS_PER_CLIENT` open connections per client address (the
+  laptop itself is not limited): one more is answered 429 and closed, so one
+  device cannot take the connections everyone else needs.
+- `MAX_CONNECTIONS` open connections and tasks at most, all clients together;
+  beyond that uvicorn answers 503 at once, which the kiosk's outbox retries
+  after a pause. The file-descriptor limit is raised to fit (`raise_file_limit`).
 - A connection must finish sending its request head within `HEAD_SECONDS`
   (uvicorn alone would wait for ever for a half-sent head); an idle
   keep-alive connection is closed after `KEEP_ALIVE_SECONDS`. Bodies have
@@ -22,9 +26,10 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from kiosk.director.app import App
+from kiosk.director.limits import TOO_MANY, ClientConnections
 from kiosk.director.routes import asgi
 
-MAX_CONNECTIONS = 1000
+MAX_CONNECTIONS = 4000
 HEAD_SECONDS = 10.0
 KEEP_ALIVE_SECONDS = 5
 MAX_HEAD = 32 * 1024
@@ -33,15 +38,26 @@ WORKER_THREADS = 64
 
 
 class GuardedH11Protocol(H11Protocol):
-    """h11 with a deadline for the request head: a half-sent head is closed, not kept."""
+    """h11 with a deadline for the request head (a half-sent head is closed, not kept)
+    and a share of connections per client address (`clients`, one per director)."""
 
+    clients: ClientConnections = ClientConnections()
     _head_timer: asyncio.TimerHandle | None = None
+    _counted: str | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        peer = self.client[0] if self.client else ""
+        if not self.clients.open(peer):
+            transport.write(TOO_MANY)
+            transport.close()
+            return
+        self._counted = peer
         self._arm()
 
     def data_received(self, data: bytes) -> None:
+        if self._counted is None:  # refused: closing
+            return
         if self.cycle is None or self.cycle.response_complete:
             self._arm()
         before = self.cycle
@@ -50,6 +66,9 @@ class GuardedH11Protocol(H11Protocol):
             self._disarm()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self._counted is not None:
+            self.clients.close(self._counted)
+            self._counted = None
         self._disarm()
         super().connection_lost(exc)
 
@@ -72,9 +91,10 @@ class GuardedH11Protocol(H11Protocol):
 
 def config(app: App, verbose: bool = False) -> uvicorn.Config:
     """uvicorn's settings for the director (the socket is bound by the caller)."""
+    protocol = type("DirectorH11Protocol", (GuardedH11Protocol,), {"clients": app.connections})
     return uvicorn.Config(
         asgi(app),
-        http=GuardedH11Protocol,
+        http=protocol,
         lifespan="off",
         log_level="info" if verbose else "warning",
         access_log=verbose,

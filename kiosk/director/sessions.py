@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kiosk.director.store import Database
+from kiosk.director.text import clean
 
 SESSION_SECONDS = 12 * 3600
 #: last_seen is written at most this often (a page view is not worth a write each time)
@@ -81,7 +82,7 @@ class Sessions:
         """A new session for a device that gave the right PIN: (cookie value, session)."""
         token = secrets.token_urlsafe(32)
         now = self.clock()
-        device = " ".join(device.split())[:160]
+        device = clean(device, 160)
 
         def job(conn: sqlite3.Connection) -> int:
             cur = conn.execute(
@@ -190,6 +191,29 @@ class Sessions:
             ]
         )
         return lock_wait(times, now)
+
+    def try_pin(self, key: str, right: bool) -> float:
+        """One sign-in try by `key`, decided in one write so that tries sent together
+        cannot all slip past the lockout: 0.0 when the PIN was checked (a wrong one is
+        counted, a right one forgives the key), else the seconds to wait (not checked).
+        """
+        now = self.clock()
+
+        def job(conn: sqlite3.Connection) -> float:
+            times = [r[0] for r in conn.execute(
+                "SELECT at FROM pin_failure WHERE address = ? AND at > ?",
+                (key, now - FAILURE_WINDOW),
+            )]
+            wait = lock_wait(times, now)
+            if wait > 0:
+                return wait
+            if right:
+                conn.execute("DELETE FROM pin_failure WHERE address = ?", (key,))
+            else:
+                conn.execute("INSERT INTO pin_failure (address, at) VALUES (?, ?)", (key, now))
+            return 0.0
+
+        return float(self.db.write(job))
 
     def failed(self, key: str) -> None:
         now = self.clock()

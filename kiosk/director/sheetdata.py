@@ -200,6 +200,9 @@ def read_games(conn: sqlite3.Connection) -> list[dict[str, Any]]:
                 points, status = None, "void"
             else:
                 points, status = (fix["points_a"], fix["points_b"]), "corrected"
+                if counted is not None and fix["post_id"] == counted["id"]:
+                    # "Keep the counted result": the director decided, nothing changed
+                    source, status = "kiosk", "counted"
                 if fix["post_id"] is not None:
                     chosen = next((p for p in game_posts if p["id"] == fix["post_id"]), None)
                     if chosen is not None:
@@ -323,7 +326,7 @@ def open_calls(conn: sqlite3.Connection) -> list[dict[str, Any]]:
     return [
         dict(r)
         for r in conn.execute(
-            "SELECT id, table_no, round, hand, at FROM director_call "
+            "SELECT id, table_no, round, hand, at, note FROM director_call "
             "WHERE answered_at IS NULL ORDER BY id"
         )
     ]

@@ -132,7 +132,8 @@ CREATE TABLE IF NOT EXISTS director_call (
     hand INTEGER,
     at TEXT NOT NULL,
     answered_at TEXT,
-    answered_by TEXT
+    answered_by TEXT,
+    note TEXT NOT NULL DEFAULT ''
 );
 -- A device signed in as the director with the PIN: the cookie's hash, never the cookie.
 CREATE TABLE IF NOT EXISTS director_session (
@@ -188,7 +189,11 @@ CREATE TABLE IF NOT EXISTS audit (
 
 #: Columns added after a tournament file may already exist: (table, column, declaration).
 #: `CREATE TABLE IF NOT EXISTS` does not add them to an old file, so opening does.
-ADDED_COLUMNS = [("correction", "ended_by", "TEXT"), ("deck_assignment", "fetched_at", "TEXT")]
+ADDED_COLUMNS = [
+    ("correction", "ended_by", "TEXT"),
+    ("deck_assignment", "fetched_at", "TEXT"),
+    ("director_call", "note", "TEXT NOT NULL DEFAULT ''"),
+]
 
 #: a write job and the future its caller waits on
 _Job = tuple[Callable[[sqlite3.Connection], Any], "Future[Any]"]

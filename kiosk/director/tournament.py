@@ -30,10 +30,13 @@ from kiosk.director.planning import (
     Settings,
     SetupError,
     SetupPlan,
+    clean,
     fold,
     plan_setup,
 )
 from kiosk.director.posting import (
+    MAX_HANDS,
+    MAX_ROUND,
     KeyReusedError,
     PostOutcome,
     ResultError,
@@ -228,7 +231,7 @@ class Director:
         New points go through the same rule-book check as a kiosk's post
         (`gamecheck`), with `ending` "time" when the time limit stopped the game.
         """
-        who, why = " ".join(who.split())[:MAX_NAME], " ".join(why.split())[:500]
+        who, why = clean(who, MAX_NAME), clean(why, 500)
         if not who:
             raise DirectorError("Please write your name, so the sheet shows who changed it.")
         if not why:
@@ -335,8 +338,11 @@ class Director:
         (0 is returned)."""
         data = body if isinstance(body, dict) else {}
         hand, rnd = data.get("hand"), data.get("round")
-        hand = hand if isinstance(hand, int) else None
-        rnd = rnd if isinstance(rnd, int) else None
+        for what, value, high in (("hand", hand, MAX_HANDS), ("round", rnd, MAX_ROUND)):
+            if value is not None and not (
+                isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= high
+            ):
+                raise ResultError(f"{what} must be a whole number from 0 to {high}")
 
         def withdraw(conn: sqlite3.Connection) -> int:
             cur = conn.execute(
@@ -351,6 +357,10 @@ class Director:
 
         if data.get("cancelled") is True:
             return self.db.write(withdraw)
+        # a result the director refused (too large, impossible): the kiosk set it aside
+        refused = data.get("refused")
+        note = ("a result from this table was set aside: " + clean(refused, 300)
+                if isinstance(refused, str) and clean(refused) else "")
 
         def job(conn: sqlite3.Connection) -> int:
             old = conn.execute(
@@ -359,15 +369,16 @@ class Director:
             if old is not None:
                 return int(old[0])
             cur = conn.execute(
-                "INSERT INTO director_call (idempotency_key, table_no, round, hand, at)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (key, table, rnd, hand, now()),
+                "INSERT INTO director_call (idempotency_key, table_no, round, hand, at, note)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (key, table, rnd, hand, now(), note),
             )
             _audit(
                 conn,
                 f"table {table} kiosk",
                 "call",
-                f"Table {table} calls the director" + (f" (hand {hand})" if hand else ""),
+                f"Table {table} calls the director" + (f" (hand {hand})" if hand else "")
+                + (f": {note}" if note else ""),
             )
             return int(cur.lastrowid or 0)
 

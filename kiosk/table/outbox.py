@@ -15,9 +15,13 @@ Use from the table session::
     outbox.submit(session.game_result()) # returns the key; sent as soon as it can be
     outbox.counts()                      # {"pending": 0, "acknowledged": 1, "rejected": 0}
 
-A result the director refuses for good (malformed, or its key reused for a
-different result) is kept as "rejected" with the director's reason, never
-dropped: the kiosk can show it and the director can be told.
+A result the director refuses for good (malformed, too large, or its key
+reused for a different result) is kept as "rejected" with the reason, never
+dropped, and never holds up the games after it: the kiosk shows it, and a
+short call tells the director which table's result was set aside and why. A
+result larger than the director takes (`MAX_BODY`) is set aside before it is
+sent: the director would cut the connection, which looks like a dropped
+Wi-Fi and would be retried for ever.
 """
 
 from __future__ import annotations
@@ -57,6 +61,8 @@ CREATE TABLE IF NOT EXISTS outbox_config (key TEXT PRIMARY KEY, value TEXT NOT N
 """
 
 PATHS = {"result": "/api/v1/results", "call": "/api/v1/calls"}
+#: the largest body the director takes on each path (docs/director-api.md, "Limits")
+MAX_BODY = {"result": 16 * 1024 * 1024, "call": 512 * 1024}
 #: Answers worth retrying: the director is busy, restarting, or something in between.
 RETRY_STATUSES = {408, 425, 429, 500, 502, 503, 504}
 #: Not paired, or revoked: wait for a new pairing (configure()), keep the results.
@@ -229,6 +235,8 @@ class Outbox:
             config = self.config()
             server, token = config.get("server"), config.get("token")
             due = [i for i in self.pending() if force or i.next_try <= self.clock()]
+            # Fresh posts first: one that keeps failing cannot hold up those behind it.
+            due.sort(key=lambda i: i.attempts)
             sent = acked = rejected = failed = 0
             if server and token:
                 for index, item in enumerate(due):
@@ -253,6 +261,10 @@ class Outbox:
             "Idempotency-Key": item.key,
         }
         body = json.dumps(item.body, ensure_ascii=False).encode()
+        if len(body) > MAX_BODY[item.kind]:
+            self._set_aside(item, 413, f"the result is too large to send ({len(body) // 2**20} MB;"
+                            f" the director takes {MAX_BODY[item.kind] // 2**20} MB at most)")
+            return "rejected"
         try:
             status, raw = self.transport(server + PATHS[item.kind], body, headers, self.timeout)
         except (OSError, ValueError) as problem:  # refused, timed out, no route, bad URL
@@ -274,8 +286,19 @@ class Outbox:
         if status in RETRY_STATUSES or status >= 500 or 200 <= status < 300:
             self._retry(item, message)
             return "retry"
-        self._finish(item, "rejected", answer | {"status": status})
+        self._set_aside(item, status, message, answer)
         return "rejected"
+
+    def _set_aside(self, item: Item, status: int, message: str,
+                   answer: dict[str, Any] | None = None) -> None:
+        """A permanent refusal: kept as rejected, and the director is told in a call."""
+        self._finish(item, "rejected", (answer or {"error": message}) | {"status": status})
+        if item.kind == "result":
+            rnd = item.body.get("round")
+            self.submit({"idempotency_key": f"refused:{item.key}"[:200],
+                         "table": item.body.get("table"),
+                         "round": rnd if isinstance(rnd, int) and 0 < rnd < 1000 else None,
+                         "refused": message[:300]}, kind="call")
 
     def _retry(self, item: Item, error: str) -> None:
         attempts = item.attempts + 1

@@ -11,8 +11,10 @@ from kiosk.rules.cards import Seat, Team
 if TYPE_CHECKING:
     from kiosk.table.session import TableSession
 
-#: a frame larger than this is left out of the report (the director's limit is 2 MB)
-FRAME_LIMIT = 2_000_000
+#: a frame larger than this is left out of the report, and a game sends at most
+#: `MAX_FRAMES` (the director's limits: 1 MB, 10 frames; so a result always fits its body)
+FRAME_LIMIT = 1_000_000
+MAX_FRAMES = 10
 
 
 def game_result(session: TableSession) -> dict[str, Any]:
@@ -47,8 +49,10 @@ def marker_reports(session: TableSession) -> dict[str, Any]:
 
 
 def renege_reports(session: TableSession) -> list[dict[str, Any]]:
-    """Each proven renege with its evidence, as the director's sheet shows it."""
-    reports = []
+    """Each proven renege with its evidence, as the director's sheet shows it (the first
+    `MAX_FRAMES` frames of the game; later reneges are reported without theirs)."""
+    reports: list[dict[str, Any]] = []
+    room = MAX_FRAMES
     teams = {side: session.setup.team_name(side) for side in Team} if session.setup else {}
     for hand in session.finished:
         for proof in hand.result.get("reneges", [])[:1]:
@@ -59,10 +63,12 @@ def renege_reports(session: TableSession) -> list[dict[str, Any]]:
             penalty = (f"{gained} points to {teams.get(owed, owed)}" if gained > 0 else
                        f"{-lost} points from {teams.get(offender)}" if lost < 0 else
                        "hand scored as played")
+            shown = frames(session, hand.number, proof)[:room]
+            room -= len(shown)
             reports.append({"hand": hand.number, **proof,
                             "team": teams.get(offender, str(offender)),
                             "penalty": penalty,
-                            "frames": frames(session, hand.number, proof)})
+                            "frames": shown})
     return reports
 
 

@@ -149,7 +149,8 @@ def test_reusing_a_key_for_a_different_result_is_refused(tournament: Client) -> 
         ({"round": 1, "teams": ["a", "b"], "points": [1, -2]}, "points"),
         ({"round": 1, "teams": ["a", "b"], "points": [1, 2], "ended_by": "rain"}, "ended_by"),
         (
-            {"round": 1, "teams": ["a", "b"], "points": [1, 2], "reneges": [{"frames": "x"}]},
+            {"round": 1, "teams": ["a", "b"], "points": [1, 2],
+             "reneges": [{"seat": "S", "frames": "x"}]},
             "frames",
         ),
     ],
@@ -177,6 +178,7 @@ def test_a_result_needs_an_idempotency_key(tournament: Client) -> None:
 
 
 JPEG = base64.b64encode(b"\xff\xd8\xff\xe0fake-jpeg\xff\xd9").decode()
+PNG = base64.b64encode(b"\x89PNG\r\n\x1a\nfake-png").decode()
 
 
 def test_renege_reports_keep_their_frames(tournament: Client) -> None:
@@ -190,7 +192,7 @@ def test_renege_reports_keep_their_frames(tournament: Client) -> None:
         "penalty": "2 points to Ann & Bob",
         "frames": [
             {"label": "trick 2: S plays 9D on a heart lead", "image": JPEG},
-            {"label": "trick 4: S plays TH", "image": "data:image/png;base64," + JPEG},
+            {"label": "trick 4: S plays TH", "image": "data:image/png;base64," + PNG},
         ],
     }
     kiosk.post(result(1, ["Ann & Bob", "Cy & Di"], [10, 5], reneges=[renege]), "r")

@@ -136,7 +136,9 @@ def test_a_refused_result_is_kept_with_the_reason(tournament: Client, tmp_path: 
     item = box.item(key)
     assert item is not None and item.state == "rejected" and item.answer["status"] == 422
     assert "round" in item.answer["error"]
-    assert box.counts() == {"pending": 0, "acknowledged": 0, "rejected": 1}
+    assert box.counts() == {"pending": 1, "acknowledged": 0, "rejected": 1}  # the call below
+    assert box.flush(force=True).acknowledged == 1  # the director is told it was set aside
+    assert box.counts() == {"pending": 0, "acknowledged": 1, "rejected": 1}
 
 
 def test_the_background_sender_delivers_without_being_asked(

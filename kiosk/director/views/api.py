@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kiosk.director.text import clean
 from kiosk.director.tournament import DirectorError, KeyReusedError, ResultError
 from kiosk.director.web import BadRequest, Request, Response, error_json, json_response
 
@@ -82,7 +83,7 @@ def cut(app: App, request: Request, kiosk_table: int) -> Response:
     """Unmatched players cut for partners: {"a": [p, p], "b": [p, p]}; A is the first dealer's."""
     try:
         body = request.json()
-        a, b = [str(p)[:80] for p in body["a"]], [str(p)[:80] for p in body["b"]]
+        a, b = [clean(str(p), 80) for p in body["a"]], [clean(str(p), 80) for p in body["b"]]
     except BadRequest as problem:
         return error_json(400, str(problem))
     except (KeyError, TypeError):

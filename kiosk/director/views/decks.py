@@ -9,10 +9,10 @@ page and nothing is kept (kiosk.director.decks).
 from __future__ import annotations
 
 import re
-import urllib.parse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from kiosk.director import notices
 from kiosk.director.decks import DeckError, table_words
 from kiosk.director.views.layout import render
 from kiosk.director.web import Request, Response, json_response, redirect
@@ -58,29 +58,31 @@ def show(app: App, request: Request, fmt: str | None = None) -> Response:
     return render(
         app, request, "decks.html", "Decks", "decks",
         decks=decks, tables=tables, handed=handed,
-        done=request.query.get("done", "")[:300], problem=request.query.get("problem", "")[:300],
+        done=notices.said(app.director.secret, request.query, "done"),
+        problem=notices.said(app.director.secret, request.query, "problem"),
     )
 
 
-def _back(done: str = "", problem: str = "", anchor: str = "") -> Response:
-    query = urllib.parse.urlencode({"problem": problem} if problem else {"done": done})
-    return redirect(f"/decks?{query}{anchor}")
+def _back(app: App, done: str = "", problem: str = "", anchor: str = "") -> Response:
+    name, text = ("problem", problem) if problem else ("done", done)
+    return redirect(f"/decks?{notices.query(app.director.secret, name, text)}{anchor}")
 
 
 def upload(app: App, request: Request) -> Response:
     """The upload form: a profile file and the name the director gives it."""
     upload = request.files().get("profile")
     if upload is None or not upload.data:
-        return _back(problem="Choose a deck profile file (.npz) to upload.")
+        return _back(app, problem="Choose a deck profile file (.npz) to upload.")
     name = request.form().get("name", "") or _stem(upload.filename)
     try:
         added = app.decks.add(upload.data, name, "uploaded", app.who(request))
     except DeckError as problem:
-        return _back(problem=f"{upload.filename or 'That file'} was not kept. {problem}")
+        return _back(app, problem=f"{upload.filename or 'That file'} was not kept. {problem}")
     if not added.new:
-        return _back(f"That profile is already kept here, as {added.name!r}.",
+        return _back(app, f"That profile is already kept here, as {added.name!r}.",
                      anchor=f"#deck-{added.id}")
-    return _back(f"Kept {added.name!r}. Hand it to the tables below.", anchor=f"#deck-{added.id}")
+    return _back(app, f"Kept {added.name!r}. Hand it to the tables below.",
+                 anchor=f"#deck-{added.id}")
 
 
 def hand(app: App, request: Request, deck: int) -> Response:
@@ -91,9 +93,9 @@ def hand(app: App, request: Request, deck: int) -> Response:
     try:
         tables = app.decks.hand(int(deck), chosen, app.who(request))
     except DeckError as problem:
-        return _back(problem=str(problem), anchor=f"#deck-{deck}")
+        return _back(app, problem=str(problem), anchor=f"#deck-{deck}")
     which = "every table" if chosen is None else table_words(tables)
-    return _back(f"Handed to {which}: each kiosk reads with it from the start of its next "
+    return _back(app, f"Handed to {which}: each kiosk reads with it from the start of its next "
                  "game.", anchor=f"#deck-{deck}")
 
 
@@ -101,8 +103,8 @@ def take_back(app: App, request: Request, table: int) -> Response:
     try:
         name = app.decks.take_back(int(table), app.who(request))
     except DeckError as problem:
-        return _back(problem=str(problem))
-    return _back(f"{name!r} taken back from table {table}: its kiosk returns to the deck it "
+        return _back(app, problem=str(problem))
+    return _back(app, f"{name!r} taken back from table {table}: its kiosk returns to the deck it "
                  "had before, at the start of its next game.", anchor="#handed")
 
 
@@ -110,16 +112,16 @@ def rename(app: App, request: Request, deck: int) -> Response:
     try:
         name = app.decks.rename(int(deck), request.form().get("name", ""), app.who(request))
     except DeckError as problem:
-        return _back(problem=str(problem), anchor=f"#deck-{deck}")
-    return _back(f"Renamed {name!r}.", anchor=f"#deck-{deck}")
+        return _back(app, problem=str(problem), anchor=f"#deck-{deck}")
+    return _back(app, f"Renamed {name!r}.", anchor=f"#deck-{deck}")
 
 
 def remove(app: App, request: Request, deck: int) -> Response:
     try:
         name = app.decks.remove(int(deck), app.who(request))
     except DeckError as problem:
-        return _back(problem=str(problem))
-    return _back(f"{name!r} is no longer kept; any table that had it returns to the deck it "
+        return _back(app, problem=str(problem))
+    return _back(app, f"{name!r} is no longer kept; any table that had it returns to the deck it "
                  "had before, at the start of its next game.")
 
 

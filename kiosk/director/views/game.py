@@ -11,6 +11,7 @@ import urllib.parse
 from typing import TYPE_CHECKING
 
 from kiosk.director.sheetdata import ended_by
+from kiosk.director.text import clean
 from kiosk.director.tournament import DirectorError
 from kiosk.director.views.layout import render
 from kiosk.director.web import Request, Response, json_response, redirect
@@ -20,7 +21,15 @@ if TYPE_CHECKING:
 
 
 def show(app: App, request: Request, rnd: int, table: int, fmt: str | None = None) -> Response:
-    game = app.director.game(int(rnd), int(table))
+    return _page(app, request, int(rnd), int(table), fmt)
+
+
+def _page(app: App, request: Request, rnd: int, table: int, fmt: str | None = None,
+          problem: str = "", typed: dict[str, str] | None = None, status: int = 200
+          ) -> Response:
+    """The game's page; after a correction that could not be saved, with the problem and
+    the form as the director filled it in (nothing typed is lost)."""
+    game = app.director.game(rnd, table)
     if game is None:
         if fmt:
             return json_response({"error": "no such game", "status": 404}, 404)
@@ -34,10 +43,15 @@ def show(app: App, request: Request, rnd: int, table: int, fmt: str | None = Non
     counted = next((p for p in game["post_list"] if p["status"] == "counted"), None)
     settings = app.director.settings()
     signed = "" if app.who(request) == "Director" else app.who(request)
+    points = game["points"] or ["", ""]
+    form = {"points_a": str(points[0]), "points_b": str(points[1]), "who": signed, "why": "",
+            "ended_by": "time" if game["points"] and game["ended_by"] == "time" else "",
+            "void": "", "post_id": ""}
+    if typed is not None:
+        form |= {k: typed.get(k, "")[:500] for k in form}
     return render(
-        app, request, "game.html", f"Game {rnd}, table {table}", "sheet",
-        game=game, counted=counted, signed=signed,
-        problem=request.query.get("problem", "")[:300],
+        app, request, "game.html", f"Game {rnd}, table {table}", "sheet", status=status,
+        game=game, counted=counted, signed=signed, problem=problem, form=form,
         time_limit=bool(settings and settings.game_minutes),
     )
 
@@ -47,7 +61,7 @@ def correct(app: App, request: Request, rnd: int, table: int) -> Response:
     back = f"/game/{int(rnd)}/{int(table)}"
     try:
         points: tuple[int, int] | None = None
-        post_id = _whole(form.get("post_id", ""), "the posted result") if form.get(
+        post_id = _whole(form.get("post_id", ""), "the posted result", 9) if form.get(
             "post_id") else None
         void = form.get("void") == "on"
         typed = form.get("points_a", "").strip() or form.get("points_b", "").strip()
@@ -65,21 +79,23 @@ def correct(app: App, request: Request, rnd: int, table: int) -> Response:
             ending="time" if form.get("ended_by") == "time" else "points",
         )
     except DirectorError as problem:
-        return redirect(back + "?" + urllib.parse.urlencode({"problem": str(problem)}))
+        return _page(app, request, int(rnd), int(table), problem=str(problem), typed=form,
+                     status=422)
     response = redirect(back)
-    who = " ".join(form.get("who", "").split())[:80]
+    who = clean(form.get("who", ""), 80)
     if who:
         response.set_cookie("director_name", urllib.parse.quote(who), samesite="strict",
                             httponly=True)
     return response
 
 
-def _whole(text: str, what: str) -> int:
-    """A whole number typed in a form, or a DirectorError saying what to fill in."""
-    try:
-        return int(text.strip())
-    except ValueError:
-        raise DirectorError(f"Please fill in {what} as whole numbers.") from None
+def _whole(text: str, what: str, digits: int = 3) -> int:
+    """A whole number typed in a form (at most `digits` digits: points, or a post's id),
+    or a DirectorError saying what to fill in."""
+    text = text.strip()
+    if not text.isascii() or not text.isdigit() or len(text) > digits:
+        raise DirectorError(f"Please fill in {what} as whole numbers.")
+    return int(text)
 
 
 def frame(app: App, request: Request, frame: int) -> Response:

@@ -55,15 +55,15 @@ def submit(app: App, request: Request) -> Response:
     sessions = app.sessions
     device = request.cookies().get("director_device", "")
     key = sessions.device_key(device, request.remote)
-    wait = sessions.wait_seconds(key)
+    right = hmac.compare_digest(form.get("pin", "").strip().encode(),
+                                app.director.pin.encode())
+    wait = sessions.try_pin(key, right)
     if wait > 0:
         return _page(app, request, target,
                      f"Too many wrong PINs from this device. Try again in {int(wait) + 1} "
                      "seconds, or sign in on the director's laptop.", 429)
-    if not hmac.compare_digest(form.get("pin", "").strip().encode(), app.director.pin.encode()):
-        sessions.failed(key)
+    if not right:
         return _page(app, request, target, "That PIN is not right.", 403)
-    sessions.forgive(key)
     token, _session = sessions.start(request.headers.get("user-agent", ""), request.remote)
     response = redirect(target)
     response.set_cookie("director_session", token, max_age=SESSION_SECONDS, httponly=True,

@@ -7,9 +7,9 @@ post the same thing itself).
 
 from __future__ import annotations
 
-import urllib.parse
 from typing import TYPE_CHECKING, Any
 
+from kiosk.director import notices
 from kiosk.director.tournament import DirectorError
 from kiosk.director.views.layout import render
 from kiosk.director.web import Request, Response, json_response, redirect
@@ -42,7 +42,7 @@ def show(app: App, request: Request, fmt: str | None = None) -> Response:
         movement=movement, progressive=progressive,
         rounds=sorted(rounds.items()), pending=app.director.pending_cuts(),
         done=request.query.get("done") == "setup",
-        problem=request.query.get("problem", "")[:300], waiting_round=waiting,
+        problem=notices.said(app.director.secret, request.query, "problem"), waiting_round=waiting,
     )
 
 
@@ -57,5 +57,5 @@ def cut(app: App, request: Request) -> Response:
             app.who(request),
         )
     except DirectorError as problem:
-        return redirect("/seating?" + urllib.parse.urlencode({"problem": str(problem)}))
+        return redirect("/seating?" + notices.query(app.director.secret, "problem", str(problem)))
     return redirect("/seating")

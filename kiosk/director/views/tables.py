@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import segno
 
+from kiosk.director import notices
 from kiosk.director.tournament import DirectorError
 from kiosk.director.views.layout import fragment, render
 from kiosk.director.web import Request, Response, html_response, json_response, redirect
@@ -74,7 +75,7 @@ def show(app: App, request: Request, fmt: str | None = None) -> Response:
         return response
     return render(
         app, request, "tables.html", "Tables", "tables",
-        public_url=app.public_url, done=request.query.get("done", "")[:200],
+        public_url=app.public_url, done=notices.said(app.director.secret, request.query, "done"),
         version=version, **live,
     )
 
@@ -83,9 +84,9 @@ def revoke(app: App, request: Request, table: int) -> Response:
     try:
         app.director.revoke(int(table), app.who(request), request.form().get("why", "")[:500])
     except DirectorError as problem:
-        done = urllib.parse.urlencode({"done": str(problem)})
+        done = notices.query(app.director.secret, "done", str(problem))
         return redirect(f"/tables?{done}")
-    done = urllib.parse.urlencode({"done": f"Table {table} has a new code."})
+    done = notices.query(app.director.secret, "done", f"Table {table} has a new code.")
     return redirect(f"/tables?{done}#table-{table}")
 
 

@@ -4,12 +4,14 @@ score change, as `kiosk egn replay` prints them (CONTRACTS.md).
 A deal whose play stops short with nothing that ends a hand (a file that highlights
 part of a game) lists the winners of the tricks it has and changes no score.
 
->>> import json
->>> from pathlib import Path
->>> path = Path(__file__).parents[2] / "tests/egn/games/lone-lead.egn"
->>> game = EgnGame.from_json(json.loads(path.read_text()))
->>> [deal.to_json() for deal in replay_game(game)][0]
-{'deal': 0, 'trick_winners': ['S', 'S', 'S', 'S', 'S'], 'score_change': [4, 0]}
+>>> game = EgnGame.from_json({"fileType": "Euchre Game Notation", "version": "1.4",
+...     "metadata": {"players": [], "initialScore": [0, 0]},
+...     "deals": [{"dealNumber": 0, "initialState": {"dealer": 0, "upCard": "9h"}, "phases": [
+...         {"phaseNumber": 0, "type": "EUCHRE_BIDDING", "calls": ["Pass", "Order"]},
+...         {"phaseNumber": 1, "type": "TRICK_PLAY", "tricks": [["As", "9s", "Ks", "Ts"],
+...          ["Ah", "Qh", "Kh", "Jh"], ["Ac", "Tc", "Qc", "9c"]]}]}]})
+>>> [deal.to_json() for deal in replay_game(game)]
+[{'deal': 0, 'trick_winners': ['E', 'N', 'N'], 'score_change': [0, 0]}]
 """
 
 from __future__ import annotations

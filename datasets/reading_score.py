@@ -113,3 +113,22 @@ class ReadingScore:
         return {band: (n, round(found / n, 3)) for band, (n, found) in
                 sorted(self.by_size.items(), key=lambda kv: order[kv[0].split("-")[0]
                                                                  .split("+")[0]])}
+
+
+def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson interval of a share ``successes / trials``: how far a figure on a
+    few dozen cards can move by chance (one card of 109 is noise, not a step back).
+
+    >>> [round(v, 3) for v in wilson(106, 109)]
+    [0.922, 0.991]
+    >>> wilson(0, 0)
+    (0.0, 1.0)
+    """
+    if trials <= 0:
+        return 0.0, 1.0
+    share = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (share + z * z / (2 * trials)) / denominator
+    spread = z * ((share * (1 - share) / trials + z * z / (4 * trials * trials)) ** 0.5)
+    return max(0.0, centre - spread / denominator), min(1.0, centre + spread / denominator)
+

@@ -18,30 +18,26 @@ import argparse
 import sys
 from pathlib import Path
 
-#: the names of the added outputs (``kiosk.vision.index_classifier``)
-FEATURES = "features"
-HEAD_WEIGHT, HEAD_BIAS = "head_weight", "head_bias"
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from kiosk.vision.naming_network import (  # noqa: E402
+    FEATURES,  # noqa: F401  (the output's name, as the kiosk reads it)
+    add_feature_outputs,
+)
 
 
 def add_feature_output(path: Path) -> bool:
-    """Add the output to the ONNX file at ``path`` in place; False when it was there already."""
+    """Add the outputs to the ONNX file at ``path`` in place; False when they were there
+    already."""
     import onnx
 
     model = onnx.load(str(path))
-    if any(output.name == FEATURES for output in model.graph.output):
-        return False
-    heads = [n for n in model.graph.node if n.op_type == "Gemm"]
-    if len(heads) != 1 or [a.i for a in heads[0].attribute if a.name == "transB"] != [1]:
-        raise SystemExit(f"{path}: expected one linear layer (Gemm, transB) as the head")
-    weight, bias = heads[0].input[1], heads[0].input[2]
-    shapes = {i.name: list(i.dims) for i in model.graph.initializer}
-    for source, name, shape in ((heads[0].input[0], FEATURES, ["N", "D"]),
-                                (weight, HEAD_WEIGHT, shapes[weight]),
-                                (bias, HEAD_BIAS, shapes[bias])):
-        model.graph.node.append(onnx.helper.make_node("Identity", [source], [name]))
-        model.graph.output.append(
-            onnx.helper.make_tensor_value_info(name, onnx.TensorProto.FLOAT, shape))
-    onnx.checker.check_model(model)
+    try:
+        if not add_feature_outputs(model):
+            return False
+    except ValueError as problem:
+        raise SystemExit(f"{path}: {problem}") from None
     onnx.save(model, str(path))
     return True
 

@@ -29,46 +29,25 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from kiosk.vision.index_classifier import MARGIN, PATCH  # noqa: E402
+from kiosk.vision.naming_network import (  # noqa: E402,F401  (the recipe's names, kept here)
+    CHANNELS,
+    augment,
+    augment_harder,
+    blurred,
+    build_network,
+    channels,
+    coarser,
+    covered,
+    export_bytes,
+    load_export,
+    tinted,
+    to_tensor,
+)
 
 CROPS = REPO / "datasets" / "generated" / "index_crops.npz"
 OUT = REPO / "models" / "index_classifier.onnx"
 #: weights to continue from (committed; ~1 MB)
 CHECKPOINT = REPO / "models" / "checkpoint" / "index_classifier.pt"
-
-
-#: the convolutions' output channels at width 1 (the shipped classifier, run 11)
-CHANNELS = (32, 64, 64, 128, 128, 192)
-
-
-def channels(width: float = 1.0) -> tuple[int, ...]:
-    """The six convolutions' output channels at ``width`` times :data:`CHANNELS` (to
-    multiples of 8, which the CPU's vector units like)."""
-    return tuple(max(8, int(round(c * width / 8)) * 8) for c in CHANNELS)
-
-
-def build_network(classes: int, grid: int = 1, width: float = 1.0):  # -> torch.nn.Module
-    """Conv blocks 32-64-128-192 (times ``width``) over a 32 x 32 patch, average-pooled to
-    a ``grid`` x ``grid`` map, one linear layer.
-
-    ``grid`` 1 (the index classifier) is a global average: the index fills the patch, and
-    where a stroke sits does not matter. The suit reader's wide patch holds the index's
-    own card *and its neighbours*, so it keeps a 3 x 3 layout: the card whose corner is
-    in the middle is the one to name.
-    """
-    from torch import nn
-
-    def block(cin: int, cout: int) -> list[nn.Module]:
-        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
-
-    c1, c2, c3, c4, c5, c6 = channels(width)
-    return nn.Sequential(
-        *block(3, c1), nn.MaxPool2d(2),  # 16
-        *block(c1, c2), *block(c2, c3), nn.MaxPool2d(2),  # 8
-        *block(c3, c4), *block(c4, c5), nn.MaxPool2d(2),  # 4
-        *block(c5, c6),
-        nn.AdaptiveAvgPool2d(grid), nn.Flatten(), nn.Dropout(0.2),
-        nn.Linear(c6 * grid * grid, classes),
-    )  # fmt: skip
 
 
 def widen(narrow, wide, noise: float = 0.0, seed: int = 0) -> None:
@@ -118,128 +97,6 @@ def widen(narrow, wide, noise: float = 0.0, seed: int = 0) -> None:
                 scale = counts[mapping].repeat_interleave(cells)
                 new.weight.copy_(old.weight[:, columns] / scale)
                 new.bias.copy_(old.bias)
-
-
-def augment(batch, generator):  # torch tensors (N, 3, H, W) in 0..1
-    """Random quarter turns, brightness/contrast, grey, noise; per patch."""
-    import torch
-
-    n = batch.shape[0]
-    turns = torch.randint(0, 4, (n,), generator=generator)
-    out = batch.clone()
-    for k in (1, 2, 3):
-        chosen = turns == k
-        if chosen.any():
-            out[chosen] = torch.rot90(batch[chosen], k, dims=(2, 3))
-    contrast = torch.empty(n, 1, 1, 1).uniform_(0.6, 1.4, generator=generator)
-    brightness = torch.empty(n, 1, 1, 1).uniform_(-0.25, 0.25, generator=generator)
-    mean = out.mean(dim=(1, 2, 3), keepdim=True)
-    out = (out - mean) * contrast + mean + brightness
-    grey = torch.rand(n, generator=generator) < 0.15
-    out[grey] = out[grey].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
-    noise = torch.rand(n, 1, 1, 1, generator=generator) * 0.06
-    out = out + torch.randn(out.shape, generator=generator) * noise
-    return out.clamp(0, 1)
-
-
-def augment_harder(batch, generator):  # torch tensors (N, 3, H, W) in 0..1
-    """:func:`augment`, then what a patch of an unseen scene differs by most where the
-    classifier fails (run 11's misnamed validation faces): a coarser picture (an index a
-    few pixels smaller, or out of focus), a colour cast, and a finger or card edge over
-    part of it. Each on a share of the patches, so clean patches stay in every batch."""
-    out = augment(batch, generator)
-    out = coarser(out, generator, share=0.25)
-    out = blurred(out, generator, share=0.2)
-    out = tinted(out, generator, share=0.3)
-    return covered(out, generator, share=0.2)
-
-
-def _chosen(n: int, share: float, generator):  # -> torch.Tensor (bool, n)
-    import torch
-
-    return torch.rand(n, generator=generator) < share
-
-
-def coarser(batch, generator, share: float):
-    """A share of the patches shrunk to 50-80 % of their side and blown up again: the
-    same index drawn with fewer pixels, as a smaller card or a farther seat gives it."""
-    import torch
-    from torch.nn import functional as F
-
-    chosen = _chosen(batch.shape[0], share, generator)
-    if not chosen.any():
-        return batch
-    side = batch.shape[-1]
-    small = max(4, int(side * float(torch.empty(1).uniform_(0.5, 0.8, generator=generator))))
-    out = batch.clone()
-    shrunk = F.interpolate(batch[chosen], size=(small, small), mode="area")
-    out[chosen] = F.interpolate(shrunk, size=(side, side), mode="bilinear", align_corners=False)
-    return out
-
-
-def blurred(batch, generator, share: float):
-    """A share of the patches out of focus: a Gaussian of 0.6-1.2 px (one per batch)."""
-    import torch
-    from torch.nn import functional as F
-
-    chosen = _chosen(batch.shape[0], share, generator)
-    if not chosen.any():
-        return batch
-    sigma = float(torch.empty(1).uniform_(0.6, 1.2, generator=generator))
-    taps = torch.arange(-3, 4, dtype=batch.dtype)
-    kernel = torch.exp(-(taps**2) / (2 * sigma**2))
-    kernel = kernel / kernel.sum()
-    channels = batch.shape[1]
-    rows = kernel.view(1, 1, 1, 7).repeat(channels, 1, 1, 1)
-    columns = kernel.view(1, 1, 7, 1).repeat(channels, 1, 1, 1)
-    picked = F.pad(batch[chosen], (3, 3, 3, 3), mode="replicate")
-    picked = F.conv2d(F.conv2d(picked, rows, groups=channels), columns, groups=channels)
-    out = batch.clone()
-    out[chosen] = picked
-    return out
-
-
-def tinted(batch, generator, share: float):
-    """A share of the patches under coloured light: each channel times 0.75-1.25."""
-    import torch
-
-    chosen = _chosen(batch.shape[0], share, generator)
-    gains = torch.empty(batch.shape[0], batch.shape[1], 1, 1).uniform_(0.75, 1.25,
-                                                                      generator=generator)
-    gains[~chosen] = 1.0
-    return (batch * gains).clamp(0, 1)
-
-
-def covered(batch, generator, share: float):
-    """A share of the patches with a flat block (a finger, a card's edge) over one side:
-    12-24 % of the patch from one edge, in one flat colour. The crop's margin is 11.5 %
-    a side (``MARGIN`` 1.3), so the block takes the margin and about an eighth of the
-    index at most: the index still shows, and its label stays true."""
-    import torch
-
-    n, _, side, _ = batch.shape
-    chosen = torch.nonzero(_chosen(n, share, generator)).flatten().tolist()
-    out = batch.clone()
-    for i in chosen:
-        depth = int(side * float(torch.empty(1).uniform_(0.12, 0.24, generator=generator)))
-        edge = int(torch.randint(0, 4, (1,), generator=generator))
-        colour = torch.rand(3, 1, 1, generator=generator)
-        if edge == 0:
-            out[i, :, :depth, :] = colour
-        elif edge == 1:
-            out[i, :, side - depth:, :] = colour
-        elif edge == 2:
-            out[i, :, :, :depth] = colour
-        else:
-            out[i, :, :, side - depth:] = colour
-    return out
-
-
-def to_tensor(patches: np.ndarray):
-    """BGR uint8 (N, H, W, 3) to RGB float (N, 3, H, W), as ``index_classifier.to_blob``."""
-    import torch
-
-    return torch.from_numpy(np.ascontiguousarray(patches[..., ::-1].transpose(0, 3, 1, 2)))
 
 
 def accuracy(model, x: np.ndarray, y: np.ndarray) -> float:
@@ -442,38 +299,8 @@ def warm_start(model, path: Path, patches: np.ndarray) -> None:
 
 
 def _load_export(model, weights: dict, convs: list, gemm, patches: np.ndarray) -> None:
-    """Put an export's tensors (``weights`` by name; its ``convs`` and ``gemm`` nodes, the
-    file parsed once by :func:`warm_start`) into ``model``, a network of the same width,
-    each batch norm set to reproduce its folded bias on a sample of ``patches``."""
-    import torch
-
-    layers = list(model)
-    conv_layers = [m for m in layers if isinstance(m, torch.nn.Conv2d)]
-    norms = [m for m in layers if isinstance(m, torch.nn.BatchNorm2d)]
-    assert len(convs) == len(conv_layers) == len(norms), "not this network's export"
-    biases = []
-    for node, conv in zip(convs, conv_layers, strict=True):
-        conv.weight.data = torch.from_numpy(weights[node.input[1]].copy())
-        biases.append(torch.from_numpy(weights[node.input[2]].copy()))
-    linear = layers[-1]
-    linear.weight.data = torch.from_numpy(weights[gemm.input[1]].copy())
-    linear.bias.data = torch.from_numpy(weights[gemm.input[2]].copy())
-    sample = np.random.default_rng(0).choice(len(patches), min(4096, len(patches)), replace=False)
-    with torch.no_grad():
-        hidden = to_tensor(patches[np.sort(sample)]).float() / 255
-        norm_index = 0
-        for layer in layers:
-            if isinstance(layer, torch.nn.BatchNorm2d):
-                mean = hidden.mean(dim=(0, 2, 3))
-                std = hidden.var(dim=(0, 2, 3)).add(layer.eps).sqrt()
-                layer.weight.data = std.clone()
-                layer.bias.data = mean + biases[norm_index]
-                layer.running_mean.data = mean.clone()
-                layer.running_var.data = std.pow(2) - layer.eps
-                norm_index += 1
-            hidden = layer(hidden) if not isinstance(layer, torch.nn.Dropout) else hidden
-            if isinstance(layer, torch.nn.Flatten):
-                break
+    """Put an export's tensors into ``model`` (``naming_network.load_export``)."""
+    load_export(model, weights, convs, gemm, patches)
 
 
 def saved_width(path: Path) -> float | None:
@@ -526,29 +353,10 @@ def _network_of(classes: int, features: int, width: float):  # -> torch.nn.Modul
 def export(
     model, labels: list[str], out: Path, patch: int = PATCH, margin: float = MARGIN
 ) -> None:
-    """ONNX with a dynamic batch, the class names (``names``), the patch side (``patch``)
-    and the crop's margin (``margin``) in the metadata, and the outputs a deck profile
-    reads (``models/add_feature_output.py``: the last layer's input and weights)."""
-    import onnx
-    import torch
-
-    model.eval()
-    dummy = torch.zeros(1, 3, patch, patch)
-    torch.onnx.export(
-        model, (dummy,), str(out), input_names=["patches"], output_names=["logits"],
-        dynamic_axes={"patches": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False,
-    )  # fmt: skip
-    proto = onnx.load(str(out))
-    entry = proto.metadata_props.add()
-    entry.key, entry.value = "names", repr(labels)
-    entry = proto.metadata_props.add()
-    entry.key, entry.value = "patch", str(patch)
-    entry = proto.metadata_props.add()
-    entry.key, entry.value = "margin", repr(margin)
-    onnx.save(proto, str(out))
-    from add_feature_output import add_feature_output
-
-    add_feature_output(out)
+    """ONNX with a dynamic batch, the class names, the patch side and the crop's margin
+    in the metadata, and the outputs a deck profile reads
+    (``kiosk.vision.naming_network.export_bytes``)."""
+    out.write_bytes(export_bytes(model, labels, patch, margin))
 
 
 if __name__ == "__main__":

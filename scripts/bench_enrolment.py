@@ -32,7 +32,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from datasets.boxes import yolo_to_pixels  # noqa: E402
-from datasets.reading_score import ReadingScore  # noqa: E402
+from datasets.reading_score import ReadingScore, wilson  # noqa: E402
 from datasets.real_photos import REAL_DIR, read_labels, split_list  # noqa: E402
 from kiosk.vision.deck_profile import FitSettings  # noqa: E402
 from kiosk.vision.detection import Detection  # noqa: E402
@@ -86,17 +86,28 @@ def judge(read: Read, photos: Sequence[tuple[np.ndarray, Labels]]) -> ReadingSco
 def with_profile(
     detector: Detector, read: Read, photos: Sequence[LabelledPhoto],
     held: Sequence[tuple[np.ndarray, Labels]], settings: FitSettings, seed: int = 0,
+    deep: bool = False,
 ) -> dict[str, float | int]:
-    """The figures on ``held`` with a profile learnt from ``photos``, and the seconds the
-    learning took; the detector reads without a profile again afterwards."""
+    """The figures on ``held`` with a profile learnt from ``photos`` (``deep``: the whole
+    naming network, ``kiosk enrol --deep``), and the seconds the learning took; the
+    detector reads without a profile again afterwards."""
     start = time.perf_counter()
-    detector.use_deck(learn_deck(detector, photos, seed=seed, settings=settings))
+    if deep:
+        from kiosk.vision.deep_enrolment import DeepSettings, learn_deck_deeply
+
+        profile = learn_deck_deeply(detector, photos, settings=DeepSettings(seed=seed))
+    else:
+        profile = learn_deck(detector, photos, seed=seed, settings=settings)
+    detector.use_deck(profile)
     seconds = time.perf_counter() - start
     try:
-        summary = judge(read, held).summary()
+        score = judge(read, held)
+        summary = score.summary()
     finally:
         detector.use_deck(None)
-    summary["enrol_seconds"] = round(seconds, 2)
+    low, high = wilson(score.cards_found, score.cards)
+    summary.update(found_low=round(low, 3), found_high=round(high, 3),
+                   enrol_seconds=round(seconds, 2))
     return summary
 
 
@@ -108,18 +119,25 @@ def curve(
     mean of ``args.draws`` choices)."""
     detector.use_deck(None)
     alone = judge(read, held)
-    rows: dict[str, object] = {"none": {**alone.summary(), "by_size": alone.found_by_size()}}
+    low, high = wilson(alone.cards_found, alone.cards)
+    rows: dict[str, object] = {"none": {**alone.summary(), "found_low": round(low, 3),
+                                        "found_high": round(high, 3),
+                                        "by_size": alone.found_by_size()}}
     rng = np.random.default_rng(args.seed)
     for k in args.shots:
         if k > len(pool):
             continue
-        runs = []
+        runs: dict[str, list[dict[str, float | int]]] = {kind: [] for kind in args.kinds}
         for _ in range(args.draws):
             chosen = [pool[int(i)] for i in rng.choice(len(pool), k, replace=False)]
-            runs.append(with_profile(detector, read, chosen, held, settings,
-                                     int(rng.integers(1 << 30))))
-        rows[str(k)] = {key: round(float(np.mean([r[key] for r in runs])), 4)
-                        for key in runs[0]}
+            seed = int(rng.integers(1 << 30))
+            for kind in args.kinds:  # each kind of profile from the same shots
+                runs[kind].append(with_profile(detector, read, chosen, held, settings, seed,
+                                               deep=kind == "deep"))
+        for kind, done in runs.items():
+            label = str(k) if kind == "quick" else f"{k} deep"
+            rows[label] = {key: round(float(np.mean([r[key] for r in done])), 4)
+                           for key in done[0]}
     return rows
 
 
@@ -158,10 +176,13 @@ def rendered_decks(
             photos = [render_layout(deck, args.seed + 100 + i) for i in range(k)]
             readings = [read_layout(detector, p.image, f"layout {i}")
                         for i, p in enumerate(photos)]
-            summary = with_profile(detector, read, [r.photo for r in readings], held, settings)
-            summary["places_read"] = round(float(np.mean(
-                [sum(1 for p in r.places if p.boxes and p.other is None) for r in readings])), 1)
-            layouts.append((k, summary))
+            for kind in args.kinds:
+                summary = with_profile(detector, read, [r.photo for r in readings], held,
+                                       settings, deep=kind == "deep")
+                summary["places_read"] = round(float(np.mean(
+                    [sum(1 for p in r.places if p.boxes and p.other is None)
+                     for r in readings])), 1)
+                layouts.append((k if kind == "quick" else f"{k} deep", summary))
         rows.update({f"layout x{k}": s for k, s in layouts})
         out[deck] = rows
         show(f"rendered, held-out deck {deck} ({len(held)} judging shots)", rows)
@@ -176,8 +197,11 @@ def show(title: str, rows: dict[str, object]) -> None:
         assert isinstance(row, dict)
         row = {k: v for k, v in row.items() if k != "by_size"}
         label = "no profile" if key == "none" else (key if "layout" in key else f"{key} photos")
-        print(f"{label:>14} | {row['found']:>11.3f} | {row['false_per_image']:>11.3f} | "
-              f"{row['swaps']:>7.3f} | {row.get('enrol_seconds', ''):>7}")
+        interval = (f" ({row['found_low']:.2f}-{row['found_high']:.2f})"
+                    if "found_low" in row else "")
+        print(f"{label:>14} | {row['found']:>11.3f}{interval} | "
+              f"{row['false_per_image']:>11.3f} | {row['swaps']:>7.3f} | "
+              f"{row.get('enrol_seconds', ''):>7}")
     print(f"{'target':>14} | {TARGET_FOUND:>11} | {TARGET_FALSE:>11} | {TARGET_SWAPS:>7} |")
     sizes = rows["none"].get("by_size") if isinstance(rows["none"], dict) else None
     if sizes:
@@ -209,6 +233,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--classifier", type=Path, default=None,
                         help="a candidate index classifier ONNX (with the features outputs: "
                              "models/add_feature_output.py) instead of the shipped one")
+    parser.add_argument("--kinds", nargs="+", default=["quick"], choices=["quick", "deep"],
+                        help="the profiles to learn from each draw of shots: quick (the last "
+                        "layers, no torch) and deep (the whole naming network, "
+                        "kiosk enrol --deep)")
+    parser.add_argument("--bare", action="store_true",
+                        help="no suit or context reader (with a --classifier that never saw "
+                        "a deck: both readers trained on the real photos' decks)")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
     if args.classifier is not None and not args.classifier.is_file():
@@ -224,8 +255,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         steps=default.steps if args.steps is None else int(args.steps),
         rate=default.rate if args.rate is None else args.rate,
     )
+    second = None if args.bare else "auto"
     detector = Detector(threads=args.threads,
-                        index_classifier="auto" if args.classifier is None else args.classifier)
+                        index_classifier="auto" if args.classifier is None else args.classifier,
+                        suit_reader=second, context_reader=second)
     read = reading(detector, args.min_scale, args.photo)
     report: dict[str, object] = {}
     if args.real:

@@ -203,23 +203,23 @@ def read_whole(classifier_path: Path, photos: Sequence[tuple[np.ndarray, Labels]
     return score.summary()
 
 
-def cut_patches(work: Path, threads: int) -> None:
+def cut_patches(work: Path, threads: int, size: int) -> None:
     """The patch files, as ``datasets.index_crops`` cuts them (the same copies, the
     shipped proposals at 0.05, random negatives): ``synthetic.npz`` (training scenes,
     their shrunk copies, and the validation patches) and ``real-DECK.npz`` per deck (that
     deck's real *training* photos, 12 copies a label). Files already there are kept."""
     from datasets import index_crops as crops
 
-    empty = (np.zeros((0, crops.PATCH, crops.PATCH, 3), np.uint8), np.zeros(0, np.int16),
+    empty = (np.zeros((0, size, size, 3), np.uint8), np.zeros(0, np.int16),
              np.zeros(0, np.int8))
     target = work / "synthetic.npz"
     if not target.exists():
         train = crops.build([("synthetic train", crops.scene_truth("train"), 3, False),
                              ("synthetic train, shrunk", crops.scene_truth("train"), 2, True)],
-                            PROPOSALS, threads=threads)
+                            PROPOSALS, threads=threads, size=size)
         val = crops.build([("synthetic val", crops.scene_truth("val"), 1, False),
                            ("synthetic val, shrunk", crops.scene_truth("val"), 1, True)],
-                          PROPOSALS, seed=1, threads=threads)
+                          PROPOSALS, seed=1, threads=threads, size=size)
         crops.save(target, train, val)
     for deck in REAL_DECKS:
         target = work / f"real-{deck}.npz"
@@ -228,7 +228,7 @@ def cut_patches(work: Path, threads: int) -> None:
         photos = ((path, truth) for path, truth in crops.real_truth("train")
                   if deck_of(path.name) == deck)
         train = crops.build([(f"real train, {deck}", photos, 12, False)], PROPOSALS,
-                            threads=threads)
+                            threads=threads, size=size)
         crops.save(target, train, empty)
 
 
@@ -285,12 +285,17 @@ def problem(args: argparse.Namespace) -> str | None:
         return "--minutes and --base-minutes must be over 0"
     if args.threads < 1:
         return f"--threads must be 1 or more, not {args.threads}"
+    if not 16 <= args.patch <= 128:
+        return f"--patch must be 16 to 128 pixels, not {args.patch}"
+    known = {r.name for r in runs()}
+    if args.runs and (set(args.runs) - known or "base" not in args.runs):
+        return f"--runs takes base and any of {', '.join(sorted(known - {'base'}))}"
     if args.work.exists() and not args.work.is_dir():
         return f"--work {args.work} is a file, not a folder"
     if not (REAL_DIR / "images").is_dir():
         return f"no real photos at {REAL_DIR}"
     if args.evaluate_only:
-        missing = [r.name for r in runs() if not (args.work / f"{r.name}.onnx").exists()]
+        missing = [r.name for r in runs() if (not args.runs or r.name in args.runs) and not (args.work / f"{r.name}.onnx").exists()]
         return f"no trained runs in {args.work}: {', '.join(missing)}" if missing else None
     from datasets.index_crops import GENERATED
 
@@ -311,6 +316,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--base-lr", type=float, default=0.003)
     parser.add_argument("--lr", type=float, default=0.0015)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--patch", type=int, default=32,
+                        help="the patch side the classifiers read (the shipped: 32)")
+    parser.add_argument("--runs", nargs="+", metavar="RUN",
+                        help="train and judge only these runs (base, without-white, "
+                        "without-black-gold, both; default: all)")
     parser.add_argument("--evaluate-only", action="store_true",
                         help="judge the runs already in --work; train nothing")
     parser.add_argument("--no-pipeline", action="store_true",
@@ -321,16 +331,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"bench_leave_one_deck_out: {wrong}", file=sys.stderr)
         return 2
     args.work.mkdir(parents=True, exist_ok=True)
+    chosen = [r for r in runs() if not args.runs or r.name in args.runs]
     minutes: dict[str, float] = {}
     if not args.evaluate_only:
         start = time.monotonic()
-        cut_patches(args.work, args.threads)
+        cut_patches(args.work, args.threads, args.patch)
         minutes["patches"] = round((time.monotonic() - start) / 60, 1)
-        for run in runs():
+        for run in chosen:
             minutes[run.name] = round(train(run, args.work, args), 1)
             print(f"{run.name}: {minutes[run.name]} min", flush=True)
     classifiers = [(r.name, args.work / f"{r.name}.onnx", " + ".join(r.real_decks) or "none")
-                   for r in runs()] + [("shipped (run 21)", SHIPPED, " + ".join(REAL_DECKS))]
+                   for r in chosen] + [("shipped (run 21)", SHIPPED, " + ".join(REAL_DECKS))]
     start = time.monotonic()
     report: dict[str, dict[str, dict[str, object]]] = {}
     for deck in REAL_DECKS:

@@ -9,6 +9,14 @@ any missing or plainly not the card of their place (an imperfect pack: the rule 
 misdeal). Exit status 0 when the pack is complete; 1 when it is not (the profile is still
 written from the cards that are right, and the line says so).
 
+``--deep`` learns the index classifier's whole network from the deck's crops
+(:mod:`kiosk.vision.deep_enrolment`; about a minute on two cores, with the training
+extras installed); the profile carries that network, and any kiosk reads it with ONNX
+Runtime alone. When ``-o`` names a profile already there and there are two photos or
+more, the last photo is held out: a network learnt from the others must name its
+labelled indices at least as well as the old profile does, or the old one is kept (one
+line says so, exit status 1, nothing written); then the network is learnt from them all.
+
 ``--photos`` takes labelled photos: one box a line, ``NAME cx cy w h`` normalised to the
 image, NAME a card (``9C``, ``10H``, case-insensitive) or ``BACK``; or class indices with
 ``DIR/data.yaml`` naming them. Other names (jokers) are places to leave alone.
@@ -42,6 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--out", required=True, metavar="DECK",
                         help="the deck profile to write")
     parser.add_argument("--name", default="", help="a name for the deck (shown to the director)")
+    parser.add_argument("--deep", action="store_true",
+                        help="learn the naming network itself (a minute or two; needs torch)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,11 +60,17 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"the profile's path is a folder: {out}")
     if not out.parent.is_dir():
         raise UsageError(f"no folder for the profile: {out.parent}")
+    if args.deep:
+        from kiosk.vision.deep_enrolment import missing_extras
+
+        missing = missing_extras()
+        if missing:
+            raise UsageError(missing)
     if args.layout:
         images = [read_image(p, "photo") for p in _checked_photos(args.layout)]
-        return _enrol_layout(images, args.layout, out, args.name)
+        return _enrol_layout(images, args.layout, out, args.name, args.deep)
     photos = _labelled_photos(Path(args.photos))
-    return _enrol_photos(photos, out, args.name)
+    return _enrol_photos(photos, out, args.name, args.deep)
 
 
 def _checked_photos(names: list[str]) -> list[str]:
@@ -77,8 +93,9 @@ def _detector() -> Any:
     return detector
 
 
-def _enrol_layout(images: list[Any], names: list[str], out: Path, deck: str) -> int:
-    from kiosk.vision.enrolment import learn_deck, pack_sentence, read_layout
+def _enrol_layout(images: list[Any], names: list[str], out: Path, deck: str,
+                  deep: bool) -> int:
+    from kiosk.vision.enrolment import pack_sentence, read_layout
 
     detector = _detector()
     readings = [read_layout(detector, image, name) for image, name in zip(images, names,
@@ -86,11 +103,67 @@ def _enrol_layout(images: list[Any], names: list[str], out: Path, deck: str) -> 
     line, complete = pack_sentence(readings)
     if not any(r.photo.labels for r in readings):
         raise UsageError(f"no card found in the layout: {line}")
-    profile = learn_deck(detector, [r.photo for r in readings], deck=deck)
+    profile = _learn(detector, [r.photo for r in readings], out, deck, deep)
+    if profile is None:
+        return 1
     profile.save(out)
     learnt = "" if complete else f" Learnt from the {len(profile.enrolled)} cards that are right."
-    print(f"{line}{learnt} Deck profile written to {out}.", flush=True)
+    print(f"{line}{learnt} {_written(profile, out)}", flush=True)
     return 0 if complete else 1
+
+
+def _learn(detector: Any, photos: list[Any], out: Path, deck: str, deep: bool) -> Any:
+    """The profile to write, or None when the old one at ``out`` reads the held-out photo
+    better (said in one line)."""
+    from kiosk.vision.deck_profile import DeckProfile, ProfileError
+    from kiosk.vision.enrolment import learn_deck
+
+    def learn(chosen: list[Any]) -> DeckProfile:
+        if not deep:
+            return learn_deck(detector, chosen, deck=deck)
+        from kiosk.vision.deep_enrolment import learn_deck_deeply
+
+        return learn_deck_deeply(detector, chosen, deck=deck)
+
+    old = None
+    if out.is_file():
+        try:
+            old = DeckProfile.load(out)
+        except ProfileError:
+            old = None  # an unreadable file is no profile to keep
+    held = photos[-1]
+    if old is None or len(photos) < 2 or not held.labels:
+        return learn(photos)
+    trial = learn(photos[:-1])
+    before, after = (_named_right(detector, p, held) for p in (old, trial))
+    if after < before:
+        print(f"Not written: the new profile names {after} of the {len(held.labels)} "
+              f"labelled indices of {held.name or 'the last photo'} right, the profile "
+              f"already at {out} names {before}. The old profile is kept.", flush=True)
+        return None
+    return learn(photos)
+
+
+def _named_right(detector: Any, profile: Any, photo: Any) -> int:
+    """How many of ``photo``'s labelled indices the detector names right under ``profile``."""
+    from kiosk.vision.detector import ModelError
+
+    try:
+        detector.use_deck(profile)
+    except ModelError:
+        return -1  # a profile these networks refuse reads nothing
+    try:
+        rows = detector.naming(photo.image, [box for _, box in photo.labels])
+        classes = detector.namer.classes
+        return sum(classes[int(row.argmax())] == name
+                   for (name, _), row in zip(photo.labels, rows, strict=True))
+    finally:
+        detector.use_deck(None)
+
+
+def _written(profile: Any, out: Path) -> str:
+    kind = "Deep deck profile" if profile.deep else "Deck profile"
+    return f"{kind} written to {out}."
 
 
 def _labelled_photos(folder: Path) -> list[Any]:
@@ -126,13 +199,13 @@ def _labelled_photos(folder: Path) -> list[Any]:
     return photos
 
 
-def _enrol_photos(photos: list[Any], out: Path, deck: str) -> int:
-    from kiosk.vision.enrolment import learn_deck
-
-    profile = learn_deck(_detector(), photos, deck=deck)
+def _enrol_photos(photos: list[Any], out: Path, deck: str, deep: bool) -> int:
+    profile = _learn(_detector(), photos, out, deck, deep)
+    if profile is None:
+        return 1
     profile.save(out)
     cards = len(profile.enrolled)
-    print(f"Learnt {cards} cards from {len(photos)} photos. Deck profile written to {out}.",
+    print(f"Learnt {cards} cards from {len(photos)} photos. {_written(profile, out)}",
           flush=True)
     return 0
 

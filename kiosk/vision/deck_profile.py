@@ -17,10 +17,18 @@ reads exactly as the networks do, a card the photos never showed keeps the shipp
 opinion of it, and the pull keeps ten photos from unlearning what thousands taught. At
 run time a network with a refitted layer reads through it instead of its own.
 
-The file is a NumPy ``.npz``: each layer's weights, and a JSON header (format version,
-each layer's classes and the network file it was learnt on by its SHA-256, the cards
-enrolled, the deck's name, how many photos and patches). A layer learnt on one network
-is refused by another, since its features would mean something else.
+A *deep* profile (``kiosk enrol --deep``, :mod:`kiosk.vision.deep_enrolment`) goes
+further: the index classifier's whole network learnt again on this deck's own crops,
+carried in the profile as an ONNX model (:attr:`DeckProfile.namer`) that the kiosk reads
+in place of the shipped one, with ONNX Runtime alone. Its features are learnt on this
+deck, which a last layer alone cannot do: another deck's features may not tell this
+deck's clubs from its spades at all.
+
+The file is a NumPy ``.npz``: each layer's weights, a deep profile's network as bytes
+(``namer``), and a JSON header (format version, each layer's classes and the network it
+was learnt on by its SHA-256, the deep network's SHA-256 and the shipped network it grew
+from, the cards enrolled, the deck's name, how many photos and patches). A layer learnt
+on one network is refused by another, since its features would mean something else.
 """
 
 from __future__ import annotations
@@ -37,7 +45,9 @@ import numpy as np
 from kiosk.rules.cards import Suit
 
 #: the profile file's format version
-VERSION = 3
+VERSION = 4
+#: older versions this one still reads (3: no deep network)
+READS = (3, 4)
 #: the networks a profile may refit, by the name its file gives each layer
 INDEX, SUIT = "index", "suit"
 #: the ridge pull of a refitted layer towards the shipped one; chosen by
@@ -90,6 +100,22 @@ class DeckProfile:
     #: for a profile play taught (kiosk.vision.play_learning): the :meth:`fingerprint` of
     #: the set-up profile it grew from, or :data:`SHIPPED`; "" for one learnt at set-up
     grown_from: str = ""
+    #: a deep profile's index classifier (ONNX bytes) read in place of the shipped one;
+    #: empty for a quick profile
+    namer: bytes = b""
+    #: the SHA-256 of the shipped index classifier a deep network was learnt from
+    namer_from: str = ""
+
+    @property
+    def deep(self) -> bool:
+        """Whether the profile carries a network of its own (``kiosk enrol --deep``)."""
+        return bool(self.namer)
+
+    @property
+    def namer_digest(self) -> str:
+        """SHA-256 of the deep network's bytes ("" for a quick profile): what a layer
+        learnt on that network records."""
+        return hashlib.sha256(self.namer).hexdigest() if self.namer else ""
 
     def fingerprint(self) -> str:
         """SHA-256 of the layers' weights: which profile this is, whatever its file."""
@@ -99,6 +125,7 @@ class DeckProfile:
             digest.update(name.encode())
             digest.update(np.ascontiguousarray(head.weights, np.float32).tobytes())
             digest.update(np.ascontiguousarray(head.bias, np.float32).tobytes())
+        digest.update(self.namer)
         return digest.hexdigest()
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -106,6 +133,8 @@ class DeckProfile:
         header = {
             "version": VERSION, "enrolled": list(self.enrolled), "deck": self.deck,
             "photos": self.photos, "patches": self.patches, "grown_from": self.grown_from,
+            "namer": ({"sha256": self.namer_digest, "grown_from": self.namer_from}
+                      if self.namer else None),
             "heads": {name: {"classes": list(h.classes), "network": h.network}
                       for name, h in self.heads.items()},
         }  # fmt: skip
@@ -113,6 +142,8 @@ class DeckProfile:
         for name, head in self.heads.items():
             arrays[f"{name}_weights"] = head.weights
             arrays[f"{name}_bias"] = head.bias
+        if self.namer:
+            arrays["namer"] = np.frombuffer(self.namer, np.uint8)
         target = Path(path)
         partial = target.with_name(target.name + ".partial.npz")
         arrays["header"] = np.array(json.dumps(header))
@@ -125,7 +156,7 @@ class DeckProfile:
         try:
             with np.load(Path(path), allow_pickle=False) as data:
                 header = json.loads(str(data["header"]))
-                if not isinstance(header, dict) or header.get("version") != VERSION:
+                if not isinstance(header, dict) or header.get("version") not in READS:
                     version = header.get("version") if isinstance(header, dict) else None
                     raise ProfileError(f"deck profile {path} has format version {version}, "
                                        f"this kiosk reads {VERSION}: enrol the deck again")
@@ -138,9 +169,17 @@ class DeckProfile:
                             or head.bias.shape != (len(head.classes),)):
                         raise ProfileError(f"not a deck profile (its arrays disagree): {path}")
                     heads[str(name)] = head
+                namer, namer_from = b"", ""
+                if header.get("namer"):
+                    namer = np.asarray(data["namer"], np.uint8).tobytes()
+                    namer_from = str(header["namer"].get("grown_from", ""))
+                    if hashlib.sha256(namer).hexdigest() != header["namer"].get("sha256"):
+                        raise ProfileError(f"deck profile {path} is damaged: its network "
+                                           "does not match its header")
                 return cls(heads, tuple(str(c) for c in header.get("enrolled", ())),
                            str(header.get("deck", "")), int(header.get("photos", 0)),
-                           int(header.get("patches", 0)), str(header.get("grown_from", "")))
+                           int(header.get("patches", 0)), str(header.get("grown_from", "")),
+                           namer, namer_from)
         except ProfileError:
             raise
         except FileNotFoundError:

@@ -162,6 +162,10 @@ class Detector:
         self.proposal_confidence = proposal_confidence
         self.scales = tuple(scales)
         self.namer = _load_index_classifier(index_classifier, threads)
+        #: the index classifier this detector was built with; a deep deck profile's own
+        #: network stands in for it while the profile is used (:meth:`use_deck`)
+        self.shipped_namer = self.namer
+        self._threads = threads
         # second opinions only join a namer: without one there is nothing to weigh
         wanted = self.namer is not None
         #: the second opinion on suits (kiosk.vision.suit_reader)
@@ -195,23 +199,46 @@ class Detector:
         """Read with a table's deck profile (``kiosk enrol``) joining the index
         classifier, or without one (None). A profile that does not fit this classifier
         is a :class:`ModelError` naming the problem."""
-        if self.namer is None:
+        shipped = self.shipped_namer
+        if shipped is None:
             if profile is None:
                 return
             raise ModelError("a deck profile needs the index classifier (and ONNX Runtime)")
         heads = {} if profile is None else profile.heads
-        readers = [(self.namer, INDEX), (self.suit_reader, SUIT)]
         try:
+            self.namer = self._deck_namer(profile, shipped)
+            readers = [(self.namer, INDEX), (self.suit_reader, SUIT)]
             for reader, name in readers:
                 if reader is not None:
                     reader.use_head(heads.get(name))
         except ProfileError as problem:  # read without any profile, not half of one
-            for reader, _ in readers:
+            self.namer = shipped
+            for reader in (shipped, self.suit_reader):
                 if reader is not None:
                     reader.use_head(None)
             self._deck = None
             raise ModelError(str(problem)) from None
         self._deck = profile
+
+    def _deck_namer(self, profile: DeckProfile | None, shipped: IndexClassifier
+                    ) -> IndexClassifier:
+        """The index classifier to read with under ``profile``: a deep profile's own
+        network (learnt from the shipped one, naming its classes), else the shipped one."""
+        if profile is None or not profile.deep:
+            return shipped
+        if profile.namer_from and profile.namer_from != shipped.digest:
+            raise ProfileError("this deck profile was learnt with other networks than the "
+                               "kiosk's: enrol the deck again")
+        try:
+            namer = IndexClassifier(profile.namer, self._threads, shipped.turns,
+                                    shipped.recheck_below)
+        except Exception:  # ONNX Runtime raises many kinds for a damaged model
+            raise ProfileError("this deck profile's network cannot be read: enrol the deck "
+                               "again") from None
+        if namer.classes != shipped.classes:
+            raise ProfileError("this deck profile's network names other cards than the "
+                               "kiosk's: enrol the deck again")
+        return namer
 
     @property
     def deck(self) -> DeckProfile | None:

@@ -28,7 +28,15 @@ import numpy as np
 
 from kiosk.rules.cards import Card, Suit
 from kiosk.vision.deck_layout import FIVE, PLACES, Place, place_at
-from kiosk.vision.deck_profile import INDEX, SUIT, DeckProfile, FitSettings, fit_head, is_card
+from kiosk.vision.deck_profile import (
+    INDEX,
+    SUIT,
+    DeckProfile,
+    FitSettings,
+    Head,
+    fit_head,
+    is_card,
+)
 from kiosk.vision.detection import Detection
 from kiosk.vision.detector import Detector
 from kiosk.vision.index_classifier import NONE, IndexClassifier, crop
@@ -150,6 +158,56 @@ def _features(network: IndexClassifier, patches: list[np.ndarray]) -> np.ndarray
                            for start in range(0, len(patches), 512)])
 
 
+@dataclass(frozen=True)
+class DeckCrops:
+    """What a deck's photos give to learn from: index patches with their names (a card,
+    ``back`` or ``none``) and wider suit patches of each face with its suit."""
+
+    index_patches: list[np.ndarray]
+    index_names: list[str]
+    suit_patches: list[np.ndarray]
+    suit_names: list[str]
+
+
+def deck_patches(
+    detector: Detector, photos: Sequence[LabelledPhoto], rng: np.random.Generator
+) -> DeckCrops:
+    """Every patch ``photos`` teach, cut as the shipped index classifier and the suit
+    reader cut them (:func:`photo_boxes`, :func:`cut_patches`)."""
+    namer = detector.shipped_namer
+    if namer is None:
+        raise ValueError("learning a deck needs the index classifier")
+    suits = detector.suit_reader
+    known = set(namer.classes)
+    crops = DeckCrops([], [], [], [])
+    for photo in photos:
+        boxes = [(n if n in known else NONE, b)
+                 for n, b in photo_boxes(photo, detector.propose(photo.image), rng)]
+        patches, names = cut_patches(photo.image, boxes, namer.patch, namer.margin)
+        crops.index_patches.extend(patches)
+        crops.index_names.extend(names)
+        faces = [(n[1], b) for n, b in boxes if is_card(n)]
+        if suits is not None and suits.has_features and faces:
+            patches, names = cut_patches(photo.image, faces, suits.patch, suits.margin,
+                                         SUIT_VARIANTS)
+            crops.suit_patches.extend(patches)
+            crops.suit_names.extend(names)
+    return crops
+
+
+def fit_suit_head(
+    detector: Detector, crops: DeckCrops,
+    settings: FitSettings = FitSettings(),  # noqa: B008 (frozen: one shared value is safe)
+) -> Head | None:
+    """The suit reader's last layer refitted on the deck's faces (None: no suit reader
+    with features, or no face to learn from)."""
+    suits = detector.suit_reader
+    if suits is None or not suits.has_features or not crops.suit_patches:
+        return None
+    return fit_head(_features(suits, crops.suit_patches), crops.suit_names, suits.head(),
+                    settings)
+
+
 def learn_deck(
     detector: Detector, photos: Sequence[LabelledPhoto], deck: str = "", seed: int = 0,
     settings: FitSettings = FitSettings(),  # noqa: B008 (frozen: one shared value is safe)
@@ -158,38 +216,19 @@ def learn_deck(
     classifier's last layer on every labelled index and ``none`` box, and the suit
     reader's (when the detector has one) on every labelled face (``settings``: how, for
     measuring others than the defaults)."""
-    namer = detector.namer
+    namer = detector.shipped_namer
     if namer is None or not namer.has_features:
         raise ValueError("learning a deck needs the index classifier with its features")
-    suits = detector.suit_reader if (detector.suit_reader is not None
-                                     and detector.suit_reader.has_features) else None
-    rng = np.random.default_rng(seed)
-    known = set(namer.classes)
-    index_rows: list[np.ndarray] = []
-    index_names: list[str] = []
-    suit_rows: list[np.ndarray] = []
-    suit_names: list[str] = []
-    for photo in photos:
-        boxes = [(n if n in known else NONE, b)
-                 for n, b in photo_boxes(photo, detector.propose(photo.image), rng)]
-        patches, names = cut_patches(photo.image, boxes, namer.patch, namer.margin)
-        if patches:
-            index_rows.append(_features(namer, patches))
-            index_names += names
-        faces = [(n[1], b) for n, b in boxes if is_card(n)]
-        if suits is not None and faces:
-            patches, names = cut_patches(photo.image, faces, suits.patch, suits.margin,
-                                         SUIT_VARIANTS)
-            if patches:
-                suit_rows.append(_features(suits, patches))
-                suit_names += names
-    if not any(name != NONE for name in index_names):
+    crops = deck_patches(detector, photos, np.random.default_rng(seed))
+    if not any(name != NONE for name in crops.index_names):
         raise ValueError("no card to learn: the photos hold no labelled index")
-    heads = {INDEX: fit_head(np.concatenate(index_rows), index_names, namer.head(), settings)}
-    if suits is not None and suit_rows:
-        heads[SUIT] = fit_head(np.concatenate(suit_rows), suit_names, suits.head(), settings)
-    enrolled = tuple(sorted(set(index_names) - {NONE}))
-    return DeckProfile(heads, enrolled, deck, len(photos), len(index_names))
+    features = _features(namer, crops.index_patches)
+    heads = {INDEX: fit_head(features, crops.index_names, namer.head(), settings)}
+    suit = fit_suit_head(detector, crops, settings)
+    if suit is not None:
+        heads[SUIT] = suit
+    enrolled = tuple(sorted(set(crops.index_names) - {NONE}))
+    return DeckProfile(heads, enrolled, deck, len(photos), len(crops.index_names))
 
 
 # -- the layout ------------------------------------------------------------------------

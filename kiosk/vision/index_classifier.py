@@ -20,6 +20,7 @@ and run time both call it, so the network sees at run time what it learnt from.
 from __future__ import annotations
 
 import ast
+import hashlib
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -102,11 +103,13 @@ class IndexClassifier:
 
     def __init__(
         self,
-        path: str | os.PathLike[str] | None = None,
+        path: str | os.PathLike[str] | bytes | None = None,
         threads: int | None = None,
         turns: int = 4,
         recheck_below: float | None = RECHECK_BELOW,
     ):
+        """``path``: the network's ONNX file, or its bytes (a deep deck profile's own
+        network, :attr:`kiosk.vision.deck_profile.DeckProfile.namer`)."""
         import onnxruntime as ort
 
         #: read each patch this many times, a quarter turn apart, and average: a card
@@ -115,14 +118,19 @@ class IndexClassifier:
         #: the other turns are read only for patches whose first reading names nothing
         #: this surely (None: every patch, every turn)
         self.recheck_below = recheck_below
-        self.path = Path(path or DEFAULT_CLASSIFIER)
+        self._digest: str | None = None
+        if isinstance(path, bytes):
+            self.path = Path("deck-profile-network.onnx")
+            self._digest = hashlib.sha256(path).hexdigest()
+            model: str | bytes = path
+        else:
+            self.path = Path(path or DEFAULT_CLASSIFIER)
+            model = str(self.path)
         options = ort.SessionOptions()
         options.add_session_config_entry(*SPINNING_OFF)
         if threads:
             options.intra_op_num_threads = threads
-        self._session = ort.InferenceSession(
-            str(self.path), options, providers=["CPUExecutionProvider"]
-        )
+        self._session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
         self._input = self._session.get_inputs()[0].name
         names = self._session.get_modelmeta().custom_metadata_map.get("names")
         if not names:
@@ -136,7 +144,6 @@ class IndexClassifier:
         self._logits = outputs[0]
         #: whether the network gives its feature map, which a deck profile needs
         self.has_features = {FEATURES, HEAD_WEIGHT, HEAD_BIAS} <= set(outputs)
-        self._digest: str | None = None
         #: this deck's own last layer (a deck profile's), read instead of the network's
         self.deck_head: Head | None = None
 

@@ -16,7 +16,7 @@ import pytest
 
 from kiosk.vision.deck_profile import (
     INDEX,
-    VERSION,
+    READS,
     DeckProfile,
     FitSettings,
     Head,
@@ -110,7 +110,7 @@ def test_a_bad_profile_file_is_one_line(tmp_path: Path, content: bytes | None,
 
 def test_a_profile_of_another_format_version_says_enrol_again(tmp_path: Path) -> None:
     path = tmp_path / "old.npz"
-    np.savez(path, header=np.array(json.dumps({"version": VERSION - 1})))
+    np.savez(path, header=np.array(json.dumps({"version": min(READS) - 1})))
     with pytest.raises(ProfileError, match="enrol the deck again"):
         DeckProfile.load(path)
 

@@ -1,0 +1,74 @@
+"""The replay patches a deep deck profile keeps learning from: a few dozen synthetic
+training patches of each of the index classifier's classes (``models/naming_replay.npz``).
+
+    python -m datasets.naming_replay --crops var/lodo/synthetic.npz --per-class 40
+
+Why: learning a table's deck from a handful of shots moves every layer of the network;
+the cards those shots never show, and what is no card at all, would be forgotten
+(``kiosk/vision/deep_enrolment.py``). Replaying the network's own kind of patches in
+every batch keeps them. Only synthetic scene patches are taken (the card art of
+``datasets/cards_art.py``, the surfaces and camera of ``datasets/``), never the real
+photos, so the file ships under the same terms as the art it was drawn from
+(``lab/MODEL_NOTES.md``, "Data").
+
+The patch file is one ``datasets.index_crops`` writes (``x``, ``y``, ``labels``); every
+class gets the same number of patches, drawn at random with a fixed seed. Bad input: one
+line and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "models" / "naming_replay.npz"
+
+
+def sample(x: np.ndarray, y: np.ndarray, per_class: int, seed: int = 0) -> np.ndarray:
+    """Indices of at most ``per_class`` patches of each class id in ``y``, in order.
+
+    >>> sample(np.zeros((6, 1)), np.array([0, 0, 0, 1, 1, 2]), 2).tolist()
+    [0, 1, 3, 4, 5]
+    """
+    rng = np.random.default_rng(seed)
+    kept: list[int] = []
+    for cls in np.unique(y):
+        members = np.flatnonzero(y == cls)
+        if len(members) > per_class:
+            members = np.sort(rng.choice(members, per_class, replace=False))
+        kept += members.tolist()
+    return np.asarray(sorted(kept), np.int64)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--crops", type=Path, required=True,
+                        help="a synthetic patch file (datasets.index_crops)")
+    parser.add_argument("--per-class", type=int, default=40)
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args(argv)
+    if args.per_class < 1:
+        print(f"naming_replay: --per-class must be 1 or more, not {args.per_class}",
+              file=sys.stderr)
+        return 2
+    try:
+        with np.load(args.crops, allow_pickle=False) as data:
+            x, y, labels = data["x"], data["y"], data["labels"]
+    except (OSError, KeyError, ValueError) as problem:
+        print(f"naming_replay: cannot read {args.crops}: {problem}", file=sys.stderr)
+        return 2
+    chosen = sample(x, y, args.per_class)
+    np.savez_compressed(args.out, x=x[chosen], y=y[chosen].astype(np.int16),
+                        labels=np.asarray([str(v) for v in labels]))
+    print(f"{len(chosen)} patches of {len(np.unique(y[chosen]))} classes "
+          f"({x.shape[1]} px) -> {args.out} ({args.out.stat().st_size / 1e6:.1f} MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -9,11 +9,15 @@ sizes), so its stills come from one camera over one table; only the camera's noi
 what lies on the table change from still to still.
 
 Where the kitty lies: as :func:`datasets.kitty.kitty_place` puts it (the band between the
-dealer's zone and the dealer's edge, toward a corner), at whichever end of the edge lies
-farther from the 5s (players do not stack the kitty on their score).
+dealer's zone and the dealer's edge, toward a corner), or where that is against a pair of
+5s (a table's corner ends two edges), at the edge's other end or nearer its middle (no
+trick piles lie there between hands): players do not lay the kitty against their score.
 
 >>> kitty_at("N", {})[0], kitty_at("N", {"NS": MarkerPlace("NS", "N", 0.8, 0.08, 0.0)})[0]
 ((0.8, 0.08), (0.2, 0.08))
+>>> kitty_at("E", {"NS": MarkerPlace("NS", "N", 0.77, 0.12, 0.0),
+...                "EW": MarkerPlace("EW", "E", 0.86, 0.77, 0.0)})[0]
+(0.92, 0.35)
 """
 
 from __future__ import annotations
@@ -32,6 +36,10 @@ _AXIS = {"N": (0.0, -1.0), "E": (1.0, 0.0), "S": (0.0, 1.0), "W": (-1.0, 0.0)}
 _FACING = {"S": 0.0, "E": 90.0, "N": 180.0, "W": -90.0}
 #: the share of stills with a lamp's glare somewhere on the table (as marker_stills)
 GLARE_SHARE = 0.15
+#: how far along the dealer's edge the kitty may lie (table units, to the dealer's left
+#: first), and how far from a pair of 5s it lies when it can (three card widths)
+KITTY_ALONGS = (KITTY_ALONG, -KITTY_ALONG, 0.15, -0.15)
+CLEAR_OF_FIVES = 0.25
 
 
 @dataclass(frozen=True)
@@ -44,17 +52,18 @@ class Kitty:
 
 
 def kitty_at(dealer: str, places: dict[str, MarkerPlace]) -> tuple[tuple[float, float], float]:
-    """The kitty's centre (table units) and angle (degrees): ``kitty_place``'s, at the
-    end of the dealer's edge farther from every pair of 5s."""
+    """The kitty's centre (table units) and angle (degrees): the first spot along the
+    dealer's edge (:data:`KITTY_ALONGS`) clear of every pair of 5s, else the clearest."""
     ax, ay = _AXIS[dealer]
     lx, ly = -ay, ax
-    ends = [(round(0.5 + ax * KITTY_OUT + k * lx * KITTY_ALONG, 4),
-             round(0.5 + ay * KITTY_OUT + k * ly * KITTY_ALONG, 4)) for k in (1, -1)]
+    spots = [(round(0.5 + ax * KITTY_OUT + along * lx, 4),
+              round(0.5 + ay * KITTY_OUT + along * ly, 4)) for along in KITTY_ALONGS]
 
     def room(point: tuple[float, float]) -> float:
         return min((math.dist(point, (p.x, p.y)) for p in places.values()), default=1.0)
 
-    return max(ends, key=room), _FACING[dealer] + 90.0
+    clear = [spot for spot in spots if room(spot) >= CLEAR_OF_FIVES]
+    return (clear[0] if clear else max(spots, key=room)), _FACING[dealer] + 90.0
 
 
 def kitty_tracks(kitty: Kitty, places: dict[str, MarkerPlace], rng: Rng) -> list[Track]:

@@ -92,7 +92,8 @@ def _env(cwd: Path) -> dict[str, str]:
 def test_the_wheel_carries_every_network_kv_file_and_demo_asset(
         installed: dict[str, Path]) -> None:
     names = set(zipfile.ZipFile(installed["wheel"]).namelist())
-    networks = {Path(name).name for name in _git_files("models/*.onnx")}
+    networks = {Path(name).name for name in _git_files("models/*.onnx")
+                + _git_files("models/*.npz")}
     assert networks, "no networks in models/"
     assert {n for n in names if n.startswith("kiosk/models/")} == {
         f"kiosk/models/{n}" for n in networks}

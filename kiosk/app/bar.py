@@ -50,3 +50,46 @@ LARGE_BUTTON = mm(16)
 #: the gap between two targets, so that a finger between them touches neither
 GAP = mm(2.5)
 PAD = mm(3)
+
+#: the smallest picture the bar is laid out for, in millimetres (long side, short side):
+#: the 7-inch Raspberry Pi Touch Display 2 (720x1280 at about 8.3 px/mm, 87 x 154 mm),
+#: either way round; a window smaller than this shows one message instead of the game
+SMALLEST_MM = (150.0, 85.0)
+#: the coarsest screen the bar is drawn on: below 6 px/mm a 4 mm capital has fewer than
+#: 24 px and a card's suit symbol blurs (the old 7-inch 800x480 Pi screen has 5.2)
+COARSEST_PX_PER_MM = 5.9
+#: screens the kiosk is laid out and audited for, named on the too-small message
+SCREENS_THAT_WORK = ("a 10-inch 1280x800 screen", "the 7-inch Touch Display 2 (1280x720, "
+                     "or 720x1280 standing up)")
+
+#: the window's shape, set by the app (`set_window`) before its screens are built; the kv
+#: files choose their arrangement by it
+PORTRAIT = False
+#: a landscape window under about 110 mm tall (the 7-inch screens): headings, words and
+#: buttons stand in a column beside the content rather than above and below it
+SHORT = False
+
+
+def window_mm(width_px: float, height_px: float) -> tuple[float, float]:
+    """The window's size in millimetres on this screen."""
+    return width_px / PX_PER_MM, height_px / PX_PER_MM
+
+
+def holds_bar(width_px: float, height_px: float) -> bool:
+    """Whether a window of this size can show the kiosk's screens at the bar.
+
+    >>> holds_bar(1280, 800), holds_bar(800, 480)
+    (True, False)
+    """
+    w, h = window_mm(width_px, height_px)
+    long_side, short_side = max(w, h), min(w, h)
+    return (long_side >= SMALLEST_MM[0] and short_side >= SMALLEST_MM[1]
+            and PX_PER_MM >= COARSEST_PX_PER_MM)
+
+
+def set_window(width_px: float, height_px: float) -> None:
+    """Choose the arrangement for this window (before any screen is built)."""
+    global PORTRAIT, SHORT
+    w, h = window_mm(width_px, height_px)
+    PORTRAIT = h > w
+    SHORT = not PORTRAIT and h < 110

@@ -7,6 +7,7 @@ does it): importing Kivy's Window opens it.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from kiosk.app import widgets  # noqa: F401  (registers CardFace, FiveMarker, styles)
+from kiosk.app import bar, widgets  # noqa: F401  (registers CardFace, FiveMarker, styles)
 from kiosk.app.demo import DemoDriver
 from kiosk.app.presenter import TablePresenter
 from kiosk.app.screens.base import KioskScreen
@@ -52,6 +53,27 @@ SCREENS: dict[str, type[KioskScreen]] = {
 }
 
 
+def too_small_words(width: float, height: float) -> str:
+    """The one message a screen too small for the bar shows, naming the screens that
+    work."""
+    w, h = bar.window_mm(width, height)
+    return ("This screen is too small for the euchre kiosk.\n\n"
+            f"It is {w:.0f} x {h:.0f} mm ({int(width)} x {int(height)} dots): the kiosk's "
+            "words and buttons would be too small to read and tap, or would overlap.\n\n"
+            f"Use {bar.SCREENS_THAT_WORK[0]}, or {bar.SCREENS_THAT_WORK[1]}.")
+
+
+def too_small(width: float, height: float) -> Any:
+    """A full-screen message instead of the game (kiosk.app.bar.holds_bar)."""
+    from kivy.uix.label import Label
+
+    label = Label(text=too_small_words(width, height), font_size=bar.TEXT,
+                  halign="center", valign="middle", color=(1, 1, 1, 1),
+                  padding=(bar.PAD, bar.PAD))
+    label.bind(size=lambda w, _s: setattr(w, "text_size", w.size))
+    return label
+
+
 class KioskApp(App):
     """Shows the presenter's current screen; camera events reach it on the UI thread."""
 
@@ -85,10 +107,16 @@ class KioskApp(App):
             for old in shots_dir.glob("*.png"):
                 old.unlink()  # pictures of an earlier run would mislead
 
-    def build(self) -> ScreenManager:
+    def build(self) -> Any:
         Window.clearcolor = widgets.BACKGROUND
         Window.bind(on_flip=self._flipped)
         Window.bind(on_touch_down=self._repeat_tap)
+        # the on-screen keyboard pans the screen so that the field typed in stays in view
+        Window.softinput_mode = "below_target"
+        width, height = Window.size
+        if not bar.holds_bar(width, height):
+            return too_small(width, height)
+        bar.set_window(width, height)
         manager = ScreenManager(transition=NoTransition())
         for name, cls in SCREENS.items():
             screen = cls(name=name)
@@ -161,6 +189,8 @@ class KioskApp(App):
                 self.on_shot(name, target)
 
     def _each_second(self, _dt: float) -> None:
+        if self.feed is not None and self.feed.ended.is_set():
+            self.presenter.feed_ended = True  # the live screen says so
         if self.manager is not None:
             screen = self.manager.current_screen
             if isinstance(screen, KioskScreen):
@@ -188,6 +218,7 @@ class KioskApp(App):
         """Called on the frame thread: show the picture on the UI thread."""
 
         def show(_dt: float) -> None:
+            self.presenter.frame_seen(time.monotonic())  # the camera still sends pictures
             if self.manager is None:
                 return
             self.presenter.camera_setup.frame = frame  # the calibration works on it

@@ -34,7 +34,7 @@ from kiosk.app.views import (
 )
 from kiosk.app.words import SUIT_SYMBOLS, card_words, clock_text, plain
 from kiosk.rules.cards import Seat
-from kiosk.table import referee
+from kiosk.table import fixing, referee
 from kiosk.table.phases import Phase
 from kiosk.table.referee import SEAT_NAMES, SIDE_NAMES, SUIT_NAMES, seat_name
 from kiosk.table.session import IntentRefused, TableSession
@@ -67,6 +67,17 @@ class TablePresenter(DirectorLink):
     #: said (None: espeak-ng; tests pass their own)
     voice_path: Path | None = None
     voice_runner: Callable[[Sequence[str]], Any] | None = None
+    #: a finished trick's card the players picked, waiting for their yes: (trick, seat,
+    #: card)
+    pending_fix: tuple[int, str, str] | None = None
+    #: the renege option tapped, waiting for the yes (its index)
+    pending_renege: int | None = None
+    #: the team whose agreement with the final score waits for its yes ('' none)
+    agreeing: str = ""
+    #: when the camera's last picture came (monotonic seconds; None: no picture yet), and
+    #: whether its feed has ended (a video played out)
+    frame_at: float | None = None
+    feed_ended: bool = False
 
     def __post_init__(self) -> None:
         from kiosk.app.camera_setup import CameraSetup
@@ -162,6 +173,7 @@ class TablePresenter(DirectorLink):
         """Open a screen on top of the game's own (or None to go back)."""
         self.overlay = overlay
         self.selected = None
+        self.pending_fix = None
         self.message = ""
         self._score_opened_at = self._table_moment() if overlay == "score" else None
         if overlay == "calibration":
@@ -219,12 +231,22 @@ class TablePresenter(DirectorLink):
         """Change some of the set-up (the names on one screen, the rules on another),
         keeping the rest as saved."""
         s = self.session.setup or default_setup()
+        rules = {"profile": s.profile, "points_to_win": s.points_to_win, "minutes": s.minutes}
+        if self.rules_locked() and any(k in changes and changes[k] != v
+                                       for k, v in rules.items()):
+            return self._say("The director set these rules for this table: ask the director "
+                             "to change them.")
         fields: dict[str, Any] = {
             "tournament": s.tournament, "table": str(s.table), "round_": str(s.round),
             "team_ns": s.team_ns, "team_ew": s.team_ew, "profile": s.profile,
             "points_to_win": s.points_to_win, "minutes": s.minutes, "four_colour": s.four_colour}
         fields.update(changes)
         return self.save_setup(**fields)
+
+    def rules_locked(self) -> bool:
+        """A paired kiosk plays the rules the director set: the players cannot change
+        them (the director's sheet and the kiosk's result would disagree)."""
+        return self.paired()
 
     def rules_words(self) -> str:
         """The rules as the set-up screen's button says them: 'Alberta 55+: first to 10,
@@ -349,8 +371,46 @@ class TablePresenter(DirectorLink):
                         turn=seat_name(view.to_play) if view.to_play and not won_by else "",
                         undo=words.undo_words(session.last_step()),
                         recalibrate=any(n.kind == "camera_moved" for n in fresh),
-                        current_trick=max(1, len(view.tricks)) if on_table else
-                        max(1, min(5, view.trick_number)))
+                        current_trick=self._trick_to_tap(view, won_by),
+                        ask=self._suggestion_words(), camera_note=self.camera_note())
+
+    @staticmethod
+    def _trick_to_tap(view: referee.HandView, won_by: str) -> int:
+        """The trick a tap on a seat's place adds to or fixes: the open trick, or, when
+        a finished trick is still shown, the next one."""
+        if not view.tricks:
+            return 1
+        if view.tricks[-1].winner is not None or won_by:
+            return min(5, len(view.tricks) + 1)
+        return len(view.tricks)
+
+    def _suggestion_words(self) -> str:
+        hand = self.session.hand
+        if hand is None or hand.suggestion is None:
+            return ""
+        s = hand.suggestion
+        return (f"The camera now reads {seat_name(s.seat)}'s card in trick {s.trick} as the "
+                f"{card_words(s.card)}; the record has the {card_words(s.was)}.")
+
+    #: seconds without a picture before the players are told the camera stopped
+    CAMERA_QUIET_S = 4.0
+
+    def frame_seen(self, now: float) -> None:
+        """A camera picture arrived (the app calls this on the UI thread)."""
+        self.frame_at = now
+
+    def camera_note(self, now: float | None = None) -> str:
+        """Said on the live screen when the camera sends no picture any more."""
+        import time
+
+        if not self.camera or self.frame_at is None:
+            return ""
+        quiet = (time.monotonic() if now is None else now) - self.frame_at
+        if self.feed_ended or quiet >= self.CAMERA_QUIET_S:
+            what = "The video has ended" if self.feed_ended else "The camera has stopped"
+            return (f"{what}: no cards are read. Tap each seat's place on the table to "
+                    "enter the card played there.")
+        return ""
 
     # --------------------------------------------------------------- renege
 
@@ -379,10 +439,14 @@ class TablePresenter(DirectorLink):
         else:
             chooser = "The rule book gives one penalty: both teams, tap to go on."
         frames = self._frames(hand.number, r)
+        confirm = ""
+        if self.pending_renege is not None and self.pending_renege < len(options):
+            confirm = options[self.pending_renege].label
         return RenegeView(headline=f"Renege: {who} did not follow suit", story=tuple(story),
                           failed_card=r.failed_card, proof_card=r.proof_card, trick=r.trick,
                           proven_at=r.proven_at, frames=frames, options=options,
-                          director_called=hand.director_called, chooser=chooser)
+                          director_called=hand.director_called, chooser=chooser,
+                          confirm=confirm)
 
     def frame_name(self, event: Any) -> str | None:
         """Where to keep the frame a played card was read from (None: not kept). A card
@@ -411,14 +475,39 @@ class TablePresenter(DirectorLink):
         options = referee.renege_options(self.session.profile, hand.view, hand.renege_choice)
         if not 0 <= index < len(options):
             return False
+        self.pending_renege = index  # put again: one tap never scores a penalty
+        self.message = ""
+        self._changed()
+        return True
+
+    def confirm_renege(self, yes: bool) -> bool:
+        """The players' yes (the choice counts) or no (back to the choices)."""
+        index, self.pending_renege = self.pending_renege, None
+        hand = self.session.hand
+        if not yes or index is None or hand is None or hand.view is None:
+            self._changed()
+            return False
+        options = referee.renege_options(self.session.profile, hand.view, hand.renege_choice)
+        if not 0 <= index < len(options):
+            self._changed()
+            return False
         return self._do(lambda: self.session.choose_renege(options[index].choice))
 
     def call_director(self) -> bool:
         """Call the director; tapped again while the call is open, it withdraws it."""
-        hand = self.session.hand
-        if hand is not None and hand.director_called:
+        if self.session.director_called:
             return self._do(self.session.cancel_director_call)
+        if not self.paired():
+            # nobody would be told: say so, rather than "Director called"
+            return self._say("This kiosk is not paired with the director, so nobody was "
+                             "told. Please raise a hand or fetch the director.")
         return self._do(self.session.call_director)
+
+    def director_words(self) -> str:
+        """The Call the director button's words."""
+        if self.session.director_called:
+            return "Director called: tap to cancel"
+        return "Call the director"
 
     def tap_seat(self, seat: str) -> bool:
         """A seat's place on the live screen was tapped: fix (or add) its card in the
@@ -430,8 +519,27 @@ class TablePresenter(DirectorLink):
         if seat == next((s.seat for s in view.seats if s.sitting_out), None):
             return self._say(f"{seat_name(seat)} sits out this hand.")
         self.open("correction")
+        # a finished trick still on the table: the tap starts the next one (a card of the
+        # finished trick changes only through Fix a card, with the players' yes)
         self.select_slot(view.current_trick, seat)
         return True
+
+    def ask_about_suggestion(self) -> bool:
+        """The camera's second thought about a finished trick's card: open the correction
+        screen with the change put to the players (what it changes, yes or no)."""
+        hand = self.session.hand
+        if hand is None or hand.suggestion is None:
+            return False
+        s = hand.suggestion
+        self.open("correction")
+        self.selected = (s.trick, s.seat)
+        self.pending_fix = (s.trick, s.seat, s.card)
+        self._changed()
+        return True
+
+    def keep_card(self) -> bool:
+        """The players keep the card the record holds, against the camera's reading."""
+        return self._do(self.session.keep_card)
 
     # ----------------------------------------------------------- correction
 
@@ -449,34 +557,99 @@ class TablePresenter(DirectorLink):
                                        if str(s) != hand.view.sitting_out)))
         if self.selected:
             t, s = self.selected
-            prompt = f"Trick {t}, {seat_name(s)}: tap the right card"
+            if fixing.card_in(hand, t, s) is None:
+                prompt = f"Trick {t}, {seat_name(s)}: tap the card {seat_name(s)} played"
+            elif fixing.is_finished(hand, t):
+                prompt = f"Trick {t} is finished. {seat_name(s)}: tap the right card"
+            else:
+                prompt = f"Trick {t}, {seat_name(s)}: tap the right card"
         else:
             prompt = "Tap the wrong card, or an empty place"
         log = tuple(
             f"Trick {c.trick}, {seat_name(c.seat)}: "
-            + (f"{card_words(c.was)} changed to {card_words(c.card)}" if c.was
+            + (f"{card_words(c.card)} kept" if c.was == c.card
+               else f"back to the {card_words(c.card)}" if c.undo_of
+               else f"{card_words(c.was)} changed to {card_words(c.card)}" if c.was
                else f"{card_words(c.card)} added")
             for c in self.session.corrections if c.hand == hand.number
         )
+        question = ""
+        if self.pending_fix is not None:
+            question = words.fix_words(self.session.fix_preview(*self.pending_fix))
+        fix = self.session.last_fix()
+        undo = words.undo_fix_words(fix.trick, fix.seat, fix.was) if fix and fix.was else ""
         return CorrectionView(rows=tuple(rows), selected=self.selected, prompt=prompt,
-                              log=log[-4:])
+                              log=log[-4:], question=question, undo=undo)
+
+    def select_none(self) -> None:
+        """Back from the cards to the tricks' places."""
+        self.selected = None
+        self.pending_fix = None
+        self.message = ""
+        self._changed()
 
     def select_slot(self, trick: int, seat: str) -> None:
         self.selected = (trick, seat)
+        self.pending_fix = None
         self.message = ""
         self._changed()
 
     def pick_card(self, card: str) -> bool:
         if self.selected is None:
-            self.message = "First tap the card to fix."
+            self.message = "First tap the card to fix, or an empty place."
             self._changed()
             return False
         trick, seat = self.selected
+        hand = self.session.hand
+        held = fixing.card_in(hand, trick, seat) if hand is not None else None
+        if hand is not None and fixing.is_finished(hand, trick) and held not in (None, card):
+            # a finished trick: what the change does is said first, for a yes or a no
+            problem = self.session.fix_preview(trick, seat, card).problem
+            if problem:
+                return self._say(plain(problem))
+            self.pending_fix = (trick, seat, card)
+            self.message = ""
+            self._changed()
+            return False
         ok = self._do(lambda: self.session.correct(trick, seat, card))
+        if ok:
+            self.selected = self._next_place()
+            self._changed()
+        return ok
+
+    def _next_place(self) -> tuple[int, str] | None:
+        """After a card is tapped in, the place of the seat to play next (cards tapped in
+        one after another), or none."""
+        hand = self.session.hand
+        if hand is None or hand.view is None or self.session.phase != Phase.PLAYING:
+            return None
+        view = hand.view
+        if view.to_play is None:
+            return None
+        return self._trick_to_tap(view, ""), view.to_play
+
+    def confirm_fix(self, yes: bool) -> bool:
+        """The players' answer to a finished trick's change: yes makes it (Undo can take it
+        back), no leaves the trick as it was."""
+        pending, self.pending_fix = self.pending_fix, None
+        if not yes or pending is None:
+            self.selected = None
+            hand = self.session.hand
+            s = hand.suggestion if hand is not None else None
+            if pending is not None and s is not None and pending == (s.trick, s.seat, s.card):
+                return self.keep_card() and False  # the camera is not asked again
+            self._changed()
+            return False
+        trick, seat, card = pending
+        ok = self._do(lambda: self.session.correct(trick, seat, card, confirmed=True))
         if ok:
             self.selected = None
             self._changed()
         return ok
+
+    def undo_fix(self) -> bool:
+        """Take back the last change of a card (the Undo on the correction screen)."""
+        return self._do(self.session.undo_fix)
 
     # ---------------------------------------------------------------- score
 
@@ -535,9 +708,15 @@ class TablePresenter(DirectorLink):
         elif all(confirmed.values()):
             note = "Both teams agree. Waiting to send to the director."
         else:
-            note = "Each team taps its own button to agree with this score."
+            note = ("Each team taps its own button to agree with this score. If you do not "
+                    "agree, call the director.")
+        question = ""
+        if self.agreeing:
+            question = f"{teams[self.agreeing]}: do you agree with this score?"
         return GameEndView(headline=headline, teams=teams, scores=scores, confirmed=confirmed,
-                           sent=session.submitted, note=note)
+                           sent=session.submitted, note=note, agreeing=self.agreeing,
+                           question=question, director_called=session.director_called,
+                           paired=self.paired())
 
     def _delivery(self) -> str:
         """Whether the director has the result yet, in plain words."""
@@ -553,17 +732,43 @@ class TablePresenter(DirectorLink):
         return "Saved. It goes to the director as soon as the director can be reached."
 
     def confirm(self, side: str) -> bool:
+        """A team's button: its agreement is put again before it counts."""
+        if side in self.session.confirmed or self.session.phase != Phase.GAME_OVER:
+            return False
+        self.agreeing = side
+        self.message = ""
+        self._changed()
+        return True
+
+    def answer_agreement(self, yes: bool) -> bool:
+        side, self.agreeing = self.agreeing, ""
+        if not yes or not side:
+            self._changed()
+            return False
         return self._do(lambda: self.session.confirm(side))
 
-    def new_game(self, fetcher: Callable[[str, str], dict[str, Any]] | None = None) -> bool:
-        """The table's next game; a paired kiosk asks the director who plays it."""
-        played = self.session.setup.round if self.session.setup else 0
+    def take_back(self, side: str) -> bool:
+        """A team that agreed takes it back (until both teams agree)."""
+        return self._do(lambda: self.session.unconfirm(side))
+
+    def new_game(self, fetcher: Callable[[str, str], dict[str, Any]] | None = None,
+                 same_teams: bool = False) -> bool:
+        """The table's next game; a paired kiosk asks the director who plays it. Not
+        paired, the players chose: the same teams again, or new names to fill in."""
+        before = self.session.setup
+        played = before.round if before else 0
         if not self._do(self.session.new_game):
             return False
         outbox = self.session.outbox
         config = outbox.config() if outbox is not None else {}
         current = self.session.setup
         if current is None or not (config.get("server") and config.get("token")):
+            if same_teams and before is not None:
+                from dataclasses import replace
+
+                keep = replace(current or before, team_ns=before.team_ns,
+                               team_ew=before.team_ew)
+                return self._do(lambda: self.session.configure(keep))
             return True  # not paired: the players fill in the names
         self.fetch_deck()  # the deck the director hands out, as each game starts
         setup, problem = assigned(current, config["server"], config["token"], fetcher,

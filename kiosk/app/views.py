@@ -80,6 +80,10 @@ class LiveView:
     undo: str = ""  # the last bid may still be taken back before the first card
     current_trick: int = 1  # the trick a tap on a seat's card fixes
     recalibrate: bool = False  # the camera moved: the way to the camera set-up is shown
+    #: the camera's second thought about a finished trick's card, put to the players
+    ask: str = ""
+    #: the camera sends no picture (stopped, or the video ended): said, with what to do
+    camera_note: str = ""
 
 
 @dataclass(frozen=True)
@@ -94,6 +98,8 @@ class RenegeView:
     options: tuple[ButtonView, ...]
     director_called: bool
     chooser: str = ""  # who decides, in a heading: 'Ann & Bob (North-South) choose'
+    #: the option tapped, put again before it counts ('' until one is tapped)
+    confirm: str = ""
 
 
 @dataclass(frozen=True)
@@ -102,6 +108,9 @@ class CorrectionView:
     selected: tuple[int, str] | None
     prompt: str
     log: tuple[str, ...]
+    #: a finished trick's card about to change: what it changes, for a yes or a no
+    question: str = ""
+    undo: str = ""  # the Undo button's words ('' hides it)
 
 
 @dataclass(frozen=True)
@@ -125,3 +134,9 @@ class GameEndView:
     confirmed: dict[str, bool]
     sent: bool
     note: str
+    #: the team whose agreement is put again before it counts ('' none)
+    agreeing: str = ""
+    question: str = ""
+    director_called: bool = False
+    #: the table's next game: paired, the director seats it; else the players choose
+    paired: bool = False

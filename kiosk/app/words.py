@@ -12,6 +12,7 @@ from typing import Any
 
 from kiosk.rules.cards import Team
 from kiosk.table import referee
+from kiosk.table.fixing import FixPreview
 from kiosk.table.referee import SEAT_NAMES, SIDE_NAMES, SUIT_NAMES, seat_name
 from kiosk.table.turn_up import KittyDoubt
 
@@ -132,6 +133,43 @@ def renege_option_words(choice: str, points: dict[str, int], teams: dict[str, st
     if choice == "play_on":
         return "Play the hand out, and choose at the end"
     return f"{choice.replace('_', ' ').capitalize()}: {points_words(points, teams)}"
+
+
+def fix_words(preview: FixPreview) -> str:
+    """What fixing a card of a finished trick changes, said before it is done: 'Trick 1,
+    North: the queen of spades becomes the ten of hearts. Trick 1 then goes to North, not
+    East.'"""
+    who = seat_name(preview.seat)
+    if preview.was is None:
+        change = f"Trick {preview.trick}, {who}: add the {card_words(preview.card)}."
+    else:
+        change = (f"Trick {preview.trick}, {who}: the {card_words(preview.was)} becomes the "
+                  f"{card_words(preview.card)}.")
+    if preview.problem:
+        return f"{change} The rules refuse it: {plain(preview.problem)}"
+    parts = [change]
+    for trick, before, after in preview.winners:
+        if after is None:
+            parts.append(f"Trick {trick} then has no winner yet.")
+        else:
+            parts.append(f"Trick {trick} then goes to {seat_name(after)}, not "
+                         f"{seat_name(before or '')}.")
+    if not preview.winners:
+        parts.append("Who won each trick stays the same.")
+    if preview.renege_before != preview.renege_after:
+        if preview.renege_after is None:
+            seat, trick = preview.renege_before or ("", 0)
+            parts.append(f"The renege by {seat_name(seat)} in trick {trick} is gone.")
+        else:
+            seat, trick = preview.renege_after
+            parts.append(f"It shows a renege by {seat_name(seat)} in trick {trick}.")
+    return " ".join(parts)
+
+
+def undo_fix_words(trick: int, seat: str, was: str) -> str:
+    """The Undo button after a fix: 'Undo the change to trick 1' (the log beside it
+    says which card it was)."""
+    return f"Undo the change to trick {trick}"
 
 
 __all__ = ["SIDE_NAMES", "SUIT_NAMES", "SEAT_NAMES", "card_label", "card_words", "plain"]

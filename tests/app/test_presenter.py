@@ -137,8 +137,12 @@ def test_game_end_needs_both_teams(tmp_path: Path) -> None:
     v = p.game_end_view()
     assert v.headline == "Cy & Di win 1 to 0" and v.confirmed == {"NS": False, "EW": False}
     assert p.confirm("EW")
+    assert p.game_end_view().question == "Cy & Di: do you agree with this score?"
+    assert p.game_end_view().confirmed == {"NS": False, "EW": False}  # asked again first
+    assert p.answer_agreement(True)
     assert p.game_end_view().confirmed == {"NS": False, "EW": True}
-    assert p.confirm("NS")
+    assert p.take_back("EW") and p.game_end_view().confirmed == {"NS": False, "EW": False}
+    assert agree(p, "EW") and agree(p, "NS")
     assert p.screen == "game_end"
 
 
@@ -164,8 +168,11 @@ def test_renege_screen_tells_the_story(tmp_path: Path) -> None:
     assert "nine of spades" in v.story[1]
     assert [o.label for o in v.options] == ["Score the penalty: Cy & Di +2"]
     assert v.chooser.startswith("The rule book gives one penalty")
-    assert p.call_director() and p.renege_view().director_called
-    assert p.tap_renege_option(0)
+    assert not p.call_director() and "not paired" in p.message  # nobody would be told
+    assert not p.renege_view().director_called
+    assert p.tap_renege_option(0) and p.screen == "renege"  # put again first
+    assert p.renege_view().confirm == "Score the penalty: Cy & Di +2"
+    assert p.confirm_renege(True)
     assert p.screen == "score"
 
 
@@ -259,7 +266,7 @@ def test_a_paired_kiosk_takes_the_next_games_teams_from_the_director(tmp_path: P
     outbox.configure("http://10.0.0.5:8555", "tok")
     s.start_game("N")
     play_demo_hand(p)
-    assert p.end_game() and p.confirm("NS") and p.confirm("EW")
+    assert p.end_game() and agree(p, "NS") and agree(p, "EW")
     asked: list[tuple[str, str]] = []
 
     def seating(server: str, token: str) -> dict:
@@ -279,7 +286,7 @@ def test_a_paired_kiosk_takes_the_next_games_teams_from_the_director(tmp_path: P
         raise AssignmentError("Cannot reach the director: refused")
 
     play_demo_hand(p)
-    assert p.end_game() and p.confirm("NS") and p.confirm("EW")
+    assert p.end_game() and agree(p, "NS") and agree(p, "EW")
     assert p.new_game(fetcher=down)  # the director is away: the players type the names
     assert p.message.startswith("The seating for the next game did not come")
     assert s.phase == "ready" and p.setup_view().team_ns == ""
@@ -341,6 +348,11 @@ def test_a_cards_frame_is_kept_when_it_is_played_not_when_it_is_read_again(
 
 
 CARD_CODE = r"\b[9TJQKA][CDHS]\b"
+
+
+def agree(p: TablePresenter, side: str) -> bool:
+    """A team taps its button, then says yes to the question put again."""
+    return p.confirm(side) and p.answer_agreement(True)
 
 
 def _started(tmp_path: Path, profile: str = "tournament", **kwargs: object) -> TablePresenter:
@@ -434,6 +446,7 @@ def test_call_the_director_once_and_cancel_it(tmp_path: Path) -> None:
     from kiosk.table.outbox import Outbox
 
     outbox = Outbox(tmp_path / "outbox.sqlite3")
+    outbox.configure("http://10.0.0.5:8555", "tok")  # paired: the director is told
     p = _started(tmp_path, outbox=outbox)
     assert p.call_director() and p.bidding_view().director_called
     assert p.call_director() and not p.bidding_view().director_called  # the same button
@@ -455,7 +468,7 @@ def test_the_renege_choice_names_the_team_that_chooses(tmp_path: Path) -> None:
     assert [o.label for o in v.options] == [
         "Give Cy & Di 2 points", "Take 2 points from Ann & Bob",
         "Play the hand out, and choose at the end"]
-    assert p.tap_renege_option(0) and p.screen == "score"
+    assert p.tap_renege_option(0) and p.confirm_renege(True) and p.screen == "score"
     assert p.score_view().hand_summary == "Renege by South: Cy & Di +2"
 
 
@@ -490,7 +503,7 @@ def test_a_result_the_director_flags_is_not_thanked_for(tmp_path: Path) -> None:
     s.start_game("N")
     p = TablePresenter(s)
     play_demo_hand(p)
-    assert p.end_game() and p.confirm("NS") and p.confirm("EW")
+    assert p.end_game() and agree(p, "NS") and agree(p, "EW")
     item = outbox.item(s.game_id())
     assert item is not None
     outbox._finish(item, "acknowledged", {"acknowledged": True, "status": "conflict"})

@@ -18,8 +18,9 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(__file__).with_name("ui_run.py")
 SHOTS = ("rules", "setup", "setup-keyboard", "voice", "pairing", "calibration-taps",
          "calibration", "bidding-turn-up", "bidding-explained", "bidding-undo",
-         "bidding-camera-turn-up", "live", "correction", "score-hand-1", "renege",
-         "score-game-won", "game-end")
+         "bidding-camera-turn-up", "live", "correction", "correction-question",
+         "correction-undo", "live-camera-stopped", "score-hand-1", "renege", "renege-confirm",
+         "score-game-won", "game-end-agree", "game-end")
 
 
 def _command() -> list[str]:

@@ -335,8 +335,10 @@ def steps(d: Driver, session: TableSession) -> Iterator[float]:
     yield from d.tap(card="QH", within="picker")  # the queen of hearts it was
     yield 0.3
     assert session.hand.plays[-1] == ("S", "QH"), session.hand.plays
+    yield from fix_a_finished_trick(d, session)
     yield from d.tap("Done")
     yield from d.until("live")
+    yield from camera_stops(d)
     camera(session, 1, seen[7:], 200)
     yield 0.4
     yield from d.until("score")
@@ -375,10 +377,18 @@ def steps(d: Driver, session: TableSession) -> Iterator[float]:
     camera(session, 2, ["S:AS", "W:QH", "N:KS", "E:QS", "clear", "W:9S"], 300)
     yield 0.4
     yield from d.until("renege")
-    yield from d.tap("Call the director")
+    yield from d.tap("Call the director")  # not paired: the players are told so
     yield 0.3
+    assert "not paired" in d.app.presenter.message, d.app.presenter.message
     yield from d.shot("renege")
+    if d.screen.compact:  # a small screen: what happened, then what to do
+        yield from d.tap("What to do now")
+        yield 0.3
     yield from d.tap("Give Ann & Bob 2 points")
+    yield 0.3
+    assert session.hand is not None and session.hand.renege_choice is None  # not yet
+    yield from d.shot("renege-confirm")
+    yield from d.tap("Yes: score it")
     yield 0.4
     yield from d.until("score")
     yield from d.shot("score-game-won")
@@ -386,8 +396,18 @@ def steps(d: Driver, session: TableSession) -> Iterator[float]:
     yield 0.3
     yield from d.until("game_end")
     yield from d.tap("Ann & Bob: tap to agree")
-    yield from d.tap("Cy & Di: tap to agree")
     yield 0.3
+    yield from d.shot("game-end-agree")
+    yield from d.tap("Yes: we agree")
+    yield 0.3
+    assert session.confirmed == {"NS"}
+    yield from d.tap("\u2713 Ann & Bob agree: tap to take it back")  # a second thought
+    yield 0.3
+    assert session.confirmed == set()
+    for team in ("Ann & Bob", "Cy & Di"):
+        yield from d.tap(f"{team}: tap to agree")
+        yield from d.tap("Yes: we agree")
+        yield 0.3
     yield from d.shot("game-end")
     yield from audit_can_fail(d)
     failed = {name: found for name, found in d.findings.items() if found}
@@ -395,6 +415,41 @@ def steps(d: Driver, session: TableSession) -> Iterator[float]:
         print(f"AUDIT {name}: {len(found)} finding(s)", *found, sep="\n  ", flush=True)
     assert not failed, f"screens below the bar: {sorted(failed)}"
     print("UI OK", session.scores, flush=True)
+
+
+def fix_a_finished_trick(d: Driver, session: TableSession) -> Iterator[float]:
+    """A card of trick 1 (finished) changed: what it changes is said first, and only a
+    yes makes the change, which Undo takes back."""
+    yield from d.tap("Back to the tricks")  # the picker offers West's card next
+    yield 0.3
+    yield from d.tap(card="QS", within="tricks")  # North's queen of spades, trick 1
+    yield 0.3
+    yield from d.tap(card="9C", within="picker")
+    yield 0.3
+    assert session.hand is not None and ("N", "QS") in session.hand.plays  # not yet
+    assert "Trick 1, North: the queen of spades becomes the nine of clubs" in (
+        d.screen.question), d.screen.question
+    yield from d.shot("correction-question")
+    yield from d.tap("Yes: change it")
+    yield 0.3
+    assert ("N", "9C") in session.hand.plays
+    yield from d.shot("correction-undo")
+    yield from d.tap("Undo the change to trick 1")
+    yield 0.3
+    assert ("N", "QS") in session.hand.plays and ("N", "9C") not in session.hand.plays
+
+
+def camera_stops(d: Driver) -> Iterator[float]:
+    """A camera that sends no more pictures is said within seconds, with what to do."""
+    p = d.app.presenter
+    p.camera, p.frame_at = True, time.monotonic() - 10
+    d.app.manager.current_screen.tick()
+    yield 0.5
+    assert "The camera has stopped" in d.screen.notices, d.screen.notices
+    yield from d.shot("live-camera-stopped")
+    p.camera = False
+    p._changed()
+    yield 0.3
 
 
 def audit_can_fail(d: Driver) -> Iterator[float]:

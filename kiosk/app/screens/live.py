@@ -40,6 +40,7 @@ class LiveScreen(KioskScreen):
     turn = StringProperty("")
     undo = StringProperty("")
     recalibrate = BooleanProperty(False)
+    ask = StringProperty("")
 
     def show(self) -> None:
         v = self.presenter.live_view()
@@ -64,13 +65,19 @@ class LiveScreen(KioskScreen):
         self.undo = v.undo
         self.recalibrate = v.recalibrate
         self.clock = v.clock
-        self.notices = "\n".join(v.notices)
-        self.camera = v.camera
+        self.ask = v.ask
+        self._camera_note = v.camera_note
+        # one message at a time, the most pressing first: the banner keeps its size
+        self.notices = v.camera_note or v.ask or (v.notices[-1] if v.notices else "")
+        # a camera that sends nothing shows the table's places to tap, not its last picture
+        self.camera = v.camera and not v.camera_note
         self.director_called = v.director_called
 
     def tick(self) -> None:
         if self.presenter is not None:
             self.clock = self.presenter.clock()
+            if self.presenter.camera_note() != getattr(self, "_camera_note", ""):
+                self.refresh()  # the camera stopped (or came back): say so within seconds
 
     def show_frame(self, frame: Any) -> None:
         """A BGR camera frame (numpy) in the middle of the table; called on the UI thread."""

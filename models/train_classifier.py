@@ -168,6 +168,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="augment harder (coarser, blurred, tinted, partly covered "
                         "patches; augment_harder): the shipped run 11 and run 21 trained "
                         "without")
+    parser.add_argument("--stem", action="store_true",
+                        help="a stem block that reads a large patch (64 px) at full "
+                        "resolution before the 32-pixel design (naming_network.build_network)")
     parser.add_argument("--width", type=float, default=None,
                         help="channels times this (default: the --init weights' width, else "
                         "1); --init from a narrower network widens it (the same function to "
@@ -193,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     margin = _margin(data)
     assert x.shape[1:] == (patch, patch, 3), f"patches are {x.shape[1:]}, not square"
     width = args.width or (saved_width(args.init) if args.init else None) or 1.0
-    model = build_network(len(labels), args.grid, width)
+    model = build_network(len(labels), args.grid, width, args.stem)
     if args.init is not None:
         try:
             warm_start(model, args.init, x)
@@ -315,8 +318,12 @@ def saved_width(path: Path) -> float | None:
 
 def _state_width(state: dict) -> float | None:
     """A saved state's width: its first convolution's channels over :data:`CHANNELS`'."""
-    first = state.get("0.weight")
-    return None if first is None else first.shape[0] / CHANNELS[0]
+    convs = sorted((int(k.split(".")[0]), v) for k, v in state.items()
+                   if k.endswith(".weight") and v.dim() == 4)
+    if not convs:
+        return None
+    first = convs[1][1] if len(convs) == len(CHANNELS) + 1 else convs[0][1]  # past a stem
+    return first.shape[0] / CHANNELS[0]
 
 
 def _narrower(model, state: dict):  # -> torch.nn.Module | None

@@ -248,6 +248,8 @@ def train(run: Run, work: Path, args: argparse.Namespace) -> float:
     else:
         command += ["--minutes", str(args.minutes), "--lr", str(args.lr),
                     "--init", str(work / "base.pt")]
+    if args.stem:
+        command.append("--stem")
     env = {**os.environ, "OMP_NUM_THREADS": str(args.threads)}
     start = time.monotonic()
     with open(work / f"{run.name}.log", "w") as log:
@@ -295,7 +297,8 @@ def problem(args: argparse.Namespace) -> str | None:
     if not (REAL_DIR / "images").is_dir():
         return f"no real photos at {REAL_DIR}"
     if args.evaluate_only:
-        missing = [r.name for r in runs() if (not args.runs or r.name in args.runs) and not (args.work / f"{r.name}.onnx").exists()]
+        missing = [r.name for r in runs() if (not args.runs or r.name in args.runs)
+                   and not (args.work / f"{r.name}.onnx").exists()]
         return f"no trained runs in {args.work}: {', '.join(missing)}" if missing else None
     from datasets.index_crops import GENERATED
 
@@ -318,6 +321,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--patch", type=int, default=32,
                         help="the patch side the classifiers read (the shipped: 32)")
+    parser.add_argument("--stem", action="store_true",
+                        help="the classifiers read their patch through a stem block at full "
+                        "resolution (for --patch 64)")
     parser.add_argument("--runs", nargs="+", metavar="RUN",
                         help="train and judge only these runs (base, without-white, "
                         "without-black-gold, both; default: all)")

@@ -39,7 +39,12 @@ def channels(width: float = 1.0) -> tuple[int, ...]:
     return tuple(max(8, int(round(c * width / 8)) * 8) for c in CHANNELS)
 
 
-def build_network(classes: int, grid: int = 1, width: float = 1.0) -> nn.Sequential:
+#: the channels of the stem that reads a large patch at its full resolution
+STEM_CHANNELS = 16
+
+
+def build_network(classes: int, grid: int = 1, width: float = 1.0,
+                  stem: bool = False) -> nn.Sequential:
     """Conv blocks 32-64-128-192 (times ``width``) over a square patch, average-pooled to
     a ``grid`` x ``grid`` map, one linear layer.
 
@@ -47,6 +52,10 @@ def build_network(classes: int, grid: int = 1, width: float = 1.0) -> nn.Sequent
     where a stroke sits does not matter. The suit reader's wide patch holds the index's
     own card *and its neighbours*, so it keeps a 3 x 3 layout: the card whose corner is
     in the middle is the one to name.
+
+    ``stem``: one more block and halving first, so a patch of twice the side (64 pixels)
+    is read at the camera's own resolution, a club's three lobes and a spade's point
+    still there, for about a fifth more work than the 32-pixel network.
     """
     from torch import nn
 
@@ -54,8 +63,12 @@ def build_network(classes: int, grid: int = 1, width: float = 1.0) -> nn.Sequent
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
 
     c1, c2, c3, c4, c5, c6 = channels(width)
+    first: list[nn.Module] = []
+    if stem:
+        first = [*block(3, STEM_CHANNELS), nn.MaxPool2d(2)]
     return nn.Sequential(
-        *block(3, c1), nn.MaxPool2d(2),
+        *first,
+        *block(STEM_CHANNELS if stem else 3, c1), nn.MaxPool2d(2),
         *block(c1, c2), *block(c2, c3), nn.MaxPool2d(2),
         *block(c3, c4), *block(c4, c5), nn.MaxPool2d(2),
         *block(c5, c6),
@@ -83,6 +96,12 @@ def export_tensors(model_bytes: bytes) -> tuple[dict[str, np.ndarray], list[Any]
 
     graph = onnx.load_model_from_string(model_bytes).graph
     weights = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    for node in graph.node:  # the exporter may give a folded tensor as a Constant node
+        if node.op_type == "Constant":
+            value = next(a for a in node.attribute if a.name == "value")
+            weights[node.output[0]] = numpy_helper.to_array(value.t)
+        elif node.op_type == "Identity" and node.input[0] in weights:  # equal tensors shared
+            weights[node.output[0]] = weights[node.input[0]]
     convs = [n for n in graph.node if n.op_type == "Conv"]
     gemm = next(n for n in graph.node if n.op_type == "Gemm")
     return weights, convs, gemm
@@ -94,9 +113,10 @@ def network_from_export(model_bytes: bytes, patches: np.ndarray) -> nn.Sequentia
     ``patches`` (:func:`load_export`)."""
     weights, convs, gemm = export_tensors(model_bytes)
     classes, features = (int(n) for n in weights[gemm.input[1]].shape)
-    width = int(weights[convs[0].input[1]].shape[0]) / CHANNELS[0]
+    stem = len(convs) == len(CHANNELS) + 1
+    width = int(weights[convs[int(stem)].input[1]].shape[0]) / CHANNELS[0]
     grid = round((features / channels(width)[-1]) ** 0.5)
-    model = build_network(classes, grid, width)
+    model = build_network(classes, grid, width, stem)
     load_export(model, weights, convs, gemm, patches)
     return model
 

@@ -9,7 +9,11 @@ updates, the addresses served) and decides who is asking:
 - `KIOSK`: a paired kiosk's bearer token; the view gets its table number.
 
 Pages that only show the sheet are open to anyone on the network, so players
-can follow the standings on their phones. `/x.json` serves the page `/x` as
+can follow the standings on their phones. Where the director also listens
+over TLS (`secure_url`, kiosk/director/tls.py), plain HTTP from another
+device serves only those read-only pages: a kiosk's token, the PIN and a
+director's cookie travel only encrypted; the laptop itself (loopback) needs
+no TLS and so never sees a certificate warning. `/x.json` serves the page `/x` as
 JSON. `asgi()` builds the Starlette application (`routes.py` lists the
 routes) behind `guard.Guard`.
 """
@@ -46,6 +50,10 @@ class App:
     director: Director
     #: how kiosks reach this server, e.g. http://192.168.1.5:8555 (goes into the QR codes)
     public_url: str = "http://127.0.0.1:8555"
+    #: the TLS listener kiosks and signed-in devices use, e.g. https://192.168.1.5:8556 ('' = none)
+    secure_url: str = ""
+    #: the SHA-256 fingerprint of its certificate, carried in the pairing QR codes
+    fingerprint: str = ""
     #: how often a page polls where the browser has no EventSource
     poll_seconds: float = 3.0
     #: more host names this server answers to (the --host address, say)
@@ -97,8 +105,22 @@ class App:
         name = urllib.parse.unquote(request.cookies().get("director_name", ""))
         return clean(name, 80) or "Director"
 
+    def kiosk_url(self) -> str:
+        """Where kiosks post: the TLS listener when there is one."""
+        return self.secure_url or self.public_url
+
     def check(self, request: Request, needs: int, params: dict[str, Any]) -> Response | None:
         """None when the caller may go on; otherwise the refusal to send."""
+        plain = self.secure_url and request.scheme != "https" and not auth.is_loopback(
+            request.remote)
+        if plain and (needs or request.method != "GET" or request.path == "/login"
+                      or (request.path.startswith("/api/") and request.path != "/api/v1/health")):
+            if request.method == "GET" and not request.path.startswith("/api/"):
+                query = urllib.parse.urlencode(request.query)
+                return redirect(self.secure_url + request.path + ("?" + query if query else ""),
+                                307)
+            return error_json(403, "this director takes kiosks and sign-ins over TLS only: "
+                                   f"pair again with the table's QR code ({self.secure_url})")
         if needs == KIOSK:
             token = request.bearer()
             table = self.director.authenticate(token) if token else None

@@ -55,10 +55,14 @@ class DirectorProcess:
         assert self.proc is None or self.proc.poll() is not None, "already running"
         began = time.monotonic()
         env = os.environ | {"PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+        # The TLS listener on any free port unless the caller names one (the harness
+        # speaks plain HTTP from this computer, which the director allows).
+        tls = [] if any(a.startswith(("--tls-port", "--no-tls")) for a in self.extra_args) \
+            else ["--tls-port", "0"]
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "kiosk", "director", "--data", str(self.data),
-                 "--host", HOST, "--port", str(self.port), *self.extra_args],
+                 "--host", HOST, "--port", str(self.port), *tls, *self.extra_args],
                 cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
             )
         while time.monotonic() - began < timeout:

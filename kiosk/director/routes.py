@@ -132,6 +132,7 @@ async def view_request(app: App, request: StarletteRequest) -> Request:
         headers=headers,
         body=await request.body(),
         remote=remote_address(app, peer, headers),
+        scheme=request.url.scheme,
     )
 
 

@@ -12,6 +12,9 @@
   their own per-piece timeout in `guard`.
 - The head (request line and headers together) is at most `MAX_HEAD` bytes.
 - HTTP/1.1 with keep-alive and chunked bodies, from h11.
+- With a certificate (kiosk/director/tls.py), a second listener serves the same
+  app over TLS in the same event loop: kiosks and signed-in devices use it,
+  the laptop and the players' read-only pages may stay on plain HTTP.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from types import FrameType
 
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -28,6 +32,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from kiosk.director.app import App
 from kiosk.director.limits import TOO_MANY, ClientConnections
 from kiosk.director.routes import asgi
+from kiosk.director.tls import Certificate
 
 MAX_CONNECTIONS = 4000
 HEAD_SECONDS = 10.0
@@ -89,8 +94,10 @@ class GuardedH11Protocol(H11Protocol):
             self.transport.close()
 
 
-def config(app: App, verbose: bool = False) -> uvicorn.Config:
-    """uvicorn's settings for the director (the socket is bound by the caller)."""
+def config(app: App, verbose: bool = False,
+           certificate: Certificate | None = None) -> uvicorn.Config:
+    """uvicorn's settings for the director (the socket is bound by the caller); with a
+    `certificate`, for its TLS listener."""
     protocol = type("DirectorH11Protocol", (GuardedH11Protocol,), {"clients": app.connections})
     return uvicorn.Config(
         asgi(app),
@@ -105,7 +112,27 @@ def config(app: App, verbose: bool = False) -> uvicorn.Config:
         server_header=False,
         date_header=True,
         proxy_headers=False,
+        ssl_certfile=str(certificate.certfile) if certificate else None,
+        ssl_keyfile=str(certificate.keyfile) if certificate else None,
     )
+
+
+def raise_file_limit(wanted: int = MAX_CONNECTIONS + 256) -> int:
+    """Raise this process's open-file limit towards `wanted` (each connection is a file;
+    many laptops start at 1024); returns the limit now in force."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit to raise
+        return wanted
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass
+    return int(soft)
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -124,38 +151,70 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 class Server(uvicorn.Server):
-    """uvicorn's server that ends the live streams first when asked to stop."""
+    """uvicorn's server that ends the live streams first when asked to stop, and runs the
+    TLS listener beside it (`certificate`, on `secure_sockets`) when there is one."""
 
-    def __init__(self, app: App, verbose: bool = False) -> None:
+    def __init__(self, app: App, verbose: bool = False, certificate: Certificate | None = None,
+                 secure_sockets: list[socket.socket] | None = None) -> None:
         super().__init__(config(app, verbose))
         self.app = app
+        self.secure = (uvicorn.Server(config(app, verbose, certificate))
+                       if certificate is not None and secure_sockets else None)
+        self.secure_sockets = secure_sockets
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         self.app.changes.close()
         await super().shutdown(sockets)
 
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        super().handle_exit(sig, frame)
+        if self.secure is not None:
+            self.secure.should_exit = True
+
     async def serve(self, sockets: list[socket.socket] | None = None) -> None:
         from anyio import to_thread
 
         to_thread.current_default_thread_limiter().total_tokens = WORKER_THREADS
-        await super().serve(sockets)
+        if self.secure is None:
+            await super().serve(sockets)
+            return
+        # The TLS listener shares this loop and this server's signals (uvicorn's
+        # _serve is serve without taking the signal handlers).
+        secure = asyncio.create_task(self.secure._serve(self.secure_sockets))
+        try:
+            await super().serve(sockets)
+        finally:
+            self.secure.should_exit = True
+            await secure
+
+    @property
+    def all_started(self) -> bool:
+        return self.started and (self.secure is None or self.secure.started)
 
 
 @contextmanager
-def serve_in_thread(app: App, host: str = "127.0.0.1") -> Iterator[str]:
-    """The app on a real uvicorn server on `host` (any free port), for tests and tools."""
+def serve_in_thread(app: App, host: str = "127.0.0.1",
+                    certificate: Certificate | None = None) -> Iterator[str]:
+    """The app on a real uvicorn server on `host` (any free port), for tests and tools;
+    with a `certificate`, its TLS listener too (on another free port: `app.secure_url`)."""
     sock = bind(host, 0)
     port = sock.getsockname()[1]
     app.public_url = f"http://{host}:{port}"
-    server = Server(app)
+    secure = [bind(host, 0)] if certificate is not None else None
+    if certificate is not None and secure:
+        app.secure_url = f"https://{host}:{secure[0].getsockname()[1]}"
+        app.fingerprint = certificate.fingerprint
+    server = Server(app, certificate=certificate, secure_sockets=secure)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:
-        while not server.started and thread.is_alive():
+        while not server.all_started and thread.is_alive():
             threading.Event().wait(0.01)
         yield app.public_url
     finally:
         server.should_exit = True
         thread.join(timeout=10)
         sock.close()
+        for extra in secure or []:
+            extra.close()
 

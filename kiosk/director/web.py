@@ -94,6 +94,8 @@ class Request:
     headers: dict[str, str] = field(default_factory=dict)  # lower-case names
     body: bytes = b""
     remote: str = "127.0.0.1"
+    #: "https" on the director's TLS listener, "http" on the plain one
+    scheme: str = "http"
 
     def form(self) -> dict[str, str]:
         """The fields of a urlencoded form (the last value of a repeated name), or the

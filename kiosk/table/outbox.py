@@ -40,6 +40,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kiosk.table import pinning
+
 #: (url, body, headers, timeout seconds) -> (HTTP status, body). Raises OSError when
 #: the director cannot be reached at all.
 Transport = Callable[[str, bytes, dict[str, str], float], tuple[int, bytes]]
@@ -72,7 +74,10 @@ AUTH_STATUSES = {401, 403}
 def urllib_transport(
     url: str, body: bytes, headers: dict[str, str], timeout: float
 ) -> tuple[int, bytes]:
-    """POST with the standard library (no dependency on the kiosk)."""
+    """POST with the standard library (no dependency on the kiosk); to an ``https://``
+    director only if its certificate is the one pinned at pairing (kiosk.table.pinning)."""
+    if url.lower().startswith("https://"):
+        return pinning.request("POST", url, body, headers, timeout)
     request = urllib.request.Request(url, data=body, headers=headers, method="POST")
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
@@ -144,14 +149,24 @@ class Outbox:
         self.last_failure = ""
         if server is not None and token is not None:
             self.configure(server, token)
+        else:  # a restart: the pin this kiosk paired with holds again
+            kept = self.config()
+            if kept.get("server") and kept.get("fingerprint"):
+                pinning.pin(kept["server"], kept["fingerprint"])
 
     # -- configuration (what pairing gave us) ------------------------------
 
-    def configure(self, server: str, token: str) -> None:
-        """Remember the director's address and this table's token; retry everything now."""
+    def configure(self, server: str, token: str, fingerprint: str | None = None) -> None:
+        """Remember the director's address, this table's token and the fingerprint of the
+        director's certificate (default: the one pairing pinned for that address); retry
+        everything now."""
+        fingerprint = pinning.pinned(server) if fingerprint is None else fingerprint
+        if fingerprint:
+            pinning.pin(server, fingerprint)
         with self._lock:
             self._conn.execute("BEGIN")
-            for key, value in (("server", server.rstrip("/")), ("token", token)):
+            for key, value in (("server", server.rstrip("/")), ("token", token),
+                               ("fingerprint", pinning.normalize(fingerprint))):
                 self._conn.execute(
                     "INSERT OR REPLACE INTO outbox_config VALUES (?, ?)", (key, value)
                 )

@@ -1,11 +1,15 @@
 """Pairing a kiosk with the director: read the table's QR code, or type its code.
 
 The director's Tables page shows, per table, a QR code holding
-`http://SERVER/pair?table=3&code=K7P2QX` and the same six-character code in
-large letters. The kiosk's camera reads the QR code (OpenCV's detector, no
-extra dependency) or a player types the code; either way the kiosk posts the
-code to the director once and gets the table's token back, which it hands
-to its outbox (`Outbox.configure(server, token)`).
+`https://SERVER/pair?table=3&code=K7P2QX&fp=<SHA-256 of its certificate>` and
+the same six-character code in large letters. The fingerprint is pinned
+(kiosk.table.pinning) before the code is sent, so the token comes only from,
+and results go only to, the director whose certificate that is. The kiosk's
+camera reads the QR code (OpenCV's detector, no extra dependency) or a
+player types the code (a plain-HTTP director only: a typed code carries no
+fingerprint); either way the kiosk posts the code to the director once and
+gets the table's token back, which it hands to its outbox
+(`Outbox.configure(server, token)`, which keeps the pin).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from kiosk.table import pinning
 from kiosk.table.outbox import Transport, urllib_transport
 
 
@@ -30,13 +35,17 @@ class Invite:
     server: str
     code: str
     table: int | None = None
+    #: the SHA-256 fingerprint of the director's certificate ('' for a plain-HTTP director)
+    fingerprint: str = ""
 
     @classmethod
     def parse(cls, text: str) -> Invite:
         """Read the QR code's text (the pairing URL, or JSON with server/table/code).
 
         >>> Invite.parse("http://10.0.0.5:8555/pair?table=3&code=K7P2QX")
-        Invite(server='http://10.0.0.5:8555', code='K7P2QX', table=3)
+        Invite(server='http://10.0.0.5:8555', code='K7P2QX', table=3, fingerprint='')
+        >>> Invite.parse("https://10.0.0.5:8556/pair?table=3&code=K7P2QX&fp=AB12").fingerprint
+        'ab12'
         >>> Invite.parse('{"server": "http://h:1", "code": "ABCDEF"}').code
         'ABCDEF'
         """
@@ -60,6 +69,7 @@ class Invite:
             f"{parts.scheme}://{parts.netloc}",
             query["code"],
             int(table) if table and table.isdigit() else None,
+            pinning.normalize(query.get("fp", "")),
         )
 
 
@@ -71,6 +81,7 @@ class Pairing:
     table: int
     token: str
     tournament: str | None = None
+    fingerprint: str = ""
 
 
 def pair_from_qr_image(frame: Any) -> Invite | None:
@@ -116,6 +127,12 @@ def redeem(invite: Invite, transport: Transport | None = None, timeout: float = 
     """Exchange the invite's one-time code for the table's token."""
     send = transport or urllib_transport
     body = json.dumps({"code": invite.code}).encode()
+    if invite.fingerprint:
+        try:
+            pinning.pin(invite.server, invite.fingerprint)
+        except ValueError:
+            raise PairingError("This QR code's certificate fingerprint is damaged: "
+                               "show the kiosk the code again.") from None
     try:
         status, raw = send(
             invite.server + "/api/v1/pair", body, {"Content-Type": "application/json"}, timeout
@@ -136,6 +153,7 @@ def redeem(invite: Invite, transport: Transport | None = None, timeout: float = 
         int(answer["table"]),
         str(answer["token"]),
         answer.get("tournament"),
+        invite.fingerprint,
     )
 
 

@@ -42,13 +42,15 @@ def test_start_up_says_where_to_open_it_and_where_the_data_lives(tmp_path: Path)
     )
     try:
         assert proc.stdout is not None
-        lines = [proc.stdout.readline() for _ in range(7)]
+        lines = [proc.stdout.readline() for _ in range(9)]
         text = "".join(lines)
         assert lines[0].strip() == "Euchre director is running."
         url = next(line.split()[-1] for line in lines if "Open on this computer" in line)
         assert url.startswith("http://127.0.0.1:")
         assert str((data / "director.sqlite3").resolve()) in text
         assert "PIN for other devices" in text and "not set up yet" in text
+        tls = next(line.split()[4] for line in lines if "pair over TLS" in line)
+        assert tls.startswith("https://127.0.0.1:") and "Certificate fingerprint" in text
         with urllib.request.urlopen(url + "api/v1/health", timeout=10) as response:
             assert json.load(response)["ok"] is True
         proc.send_signal(signal.SIGTERM)

@@ -45,7 +45,7 @@ def pair(app: App, request: Request) -> Response:
         {
             "table": table,
             "token": token,
-            "server": app.public_url,
+            "server": app.kiosk_url(),
             "tournament": settings.name if settings else None,
         }
     )

@@ -85,7 +85,7 @@ def correct(app: App, request: Request, rnd: int, table: int) -> Response:
     who = clean(form.get("who", ""), 80)
     if who:
         response.set_cookie("director_name", urllib.parse.quote(who), samesite="strict",
-                            httponly=True)
+                            httponly=True, secure=request.scheme == "https")
     return response
 
 

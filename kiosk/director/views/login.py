@@ -66,11 +66,13 @@ def submit(app: App, request: Request) -> Response:
         return _page(app, request, target, "That PIN is not right.", 403)
     token, _session = sessions.start(request.headers.get("user-agent", ""), request.remote)
     response = redirect(target)
+    secure = request.scheme == "https"  # then never sent over the hall's plain HTTP
     response.set_cookie("director_session", token, max_age=SESSION_SECONDS, httponly=True,
-                        samesite="strict")
+                        samesite="strict", secure=secure)
     if key.startswith("address:"):
         response.set_cookie("director_device", sessions.device_cookie(),
-                            max_age=DEVICE_COOKIE_DAYS * 86400, httponly=True, samesite="strict")
+                            max_age=DEVICE_COOKIE_DAYS * 86400, httponly=True, samesite="strict",
+                            secure=secure)
     return response
 
 

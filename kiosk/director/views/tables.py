@@ -1,8 +1,10 @@
 """Tables & kiosks: a QR code and a short code per table, pairing state, revoke.
 
-The QR code holds a URL, `http://SERVER/pair?table=3&code=K7P2QX`: the
-kiosk's camera reads it (kiosk/table/pairing.py), takes the server address
-from it and exchanges the one-time code for its token. A phone that scans it
+The QR code holds a URL, `https://SERVER/pair?table=3&code=K7P2QX&fp=...`:
+the kiosk's camera reads it (kiosk/table/pairing.py), takes the server
+address and the fingerprint of the director's own certificate from it
+(kiosk/director/tls.py), and exchanges the one-time code for its token over
+TLS, talking only to the server that shows that certificate. A phone that scans it
 by mistake lands on a page that says what it is for.
 """
 
@@ -22,13 +24,18 @@ if TYPE_CHECKING:
     from kiosk.director.app import App
 
 
-def pairing_url(public_url: str, table: int, code: str) -> str:
+def pairing_url(public_url: str, table: int, code: str, fingerprint: str = "") -> str:
     """What the QR code says.
 
     >>> pairing_url("http://10.0.0.5:8555", 3, "K7P2QX")
     'http://10.0.0.5:8555/pair?table=3&code=K7P2QX'
+    >>> pairing_url("https://10.0.0.5:8556", 3, "K7P2QX", "ab12")
+    'https://10.0.0.5:8556/pair?table=3&code=K7P2QX&fp=ab12'
     """
-    query = urllib.parse.urlencode({"table": table, "code": code})
+    fields: dict[str, str | int] = {"table": table, "code": code}
+    if fingerprint:
+        fields["fp"] = fingerprint
+    query = urllib.parse.urlencode(fields)
     return f"{public_url.rstrip('/')}/pair?{query}"
 
 
@@ -41,7 +48,8 @@ def _rows(app: App) -> list[dict[str, Any]]:
     rows = app.director.tables()
     for row in rows:
         if not row["paired"] and row["code"]:
-            row["qr"] = qr_svg(pairing_url(app.public_url, row["table_no"], row["code"]))
+            row["qr"] = qr_svg(pairing_url(app.kiosk_url(), row["table_no"], row["code"],
+                                           app.fingerprint))
     return rows
 
 
@@ -54,9 +62,11 @@ def show(app: App, request: Request, fmt: str | None = None) -> Response:
         rows = app.director.tables()
         return json_response(
             {
-                "server": app.public_url,
+                "server": app.kiosk_url(),
+                "fingerprint": app.fingerprint,
                 "tables": [
-                    r | {"pairing_url": pairing_url(app.public_url, r["table_no"], r["code"])}
+                    r | {"pairing_url": pairing_url(app.kiosk_url(), r["table_no"], r["code"],
+                                                    app.fingerprint)}
                     if r["code"]
                     else r
                     for r in rows
@@ -75,7 +85,8 @@ def show(app: App, request: Request, fmt: str | None = None) -> Response:
         return response
     return render(
         app, request, "tables.html", "Tables", "tables",
-        public_url=app.public_url, done=notices.said(app.director.secret, request.query, "done"),
+        public_url=app.kiosk_url(), fingerprint=app.fingerprint,
+        done=notices.said(app.director.secret, request.query, "done"),
         version=version, **live,
     )
 

@@ -102,7 +102,8 @@ def run(hands: int, seed: int, turned_down: float, detector: Any, saved: bool,
                     if outcome != "right":
                         missed.append(str(side))
                 if missed:
-                    miss = {"hand": done, "view": view, "deck": deck, "seed": still_seed,
+                    miss = {"hand": done, "game": game, "in_game": number + 1, "view": view,
+                            "deck": deck, "seed": still_seed,
                             "missed": missed, "kitty": [kitty.dealer, kitty.card,
                                                        kitty.face_up],
                             "turn_up": reading.turn_up, "score": score,

@@ -18,8 +18,9 @@ Two things a camera has that a still has not, and how they are stood in for:
 
 - time: the kitty watch names a card that lay still in a few frames over its rest time.
   A still is the table lying still, so its boxes are shown to the watch as the fewest
-  frames over the shortest time the watch takes a card from (:func:`held_still`); a
-  name must then be read as surely in one picture as in those frames together.
+  frames over the shortest time the watch takes a card from (:func:`held_still`): a
+  name is read from a still when the watch would read it from that picture seen
+  unchanged for its rest time.
 - the dealer: the kiosk watches the dealer's kitty, told of the deal by the session. A
   still says no dealer, so every seat's band is watched, the 5s' band included: a face
   read on a pair of 5s is theirs (a picture back's print, such as a back printed with a
@@ -36,17 +37,22 @@ import argparse
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from kiosk.cli import UsageError
 from kiosk.commands.common import check_image_files, load_deck, read_image
 from kiosk.rules.cards import Seat, Team
+from kiosk.vision.markers import THEIRS
+
+if TYPE_CHECKING:
+    from kiosk.vision.calibration import Calibration
+    from kiosk.vision.pipeline import AreaDetector
 
 #: a box nearer than this (table units) to where a side's 5s lie is on their pair: two
-#: card widths, as the 5s' reader gives the other side's pair (kiosk.vision.markers.THEIRS)
-ON_THE_FIVES = 0.17
+#: card widths, as the 5s' reader takes a face-down card by the other side's pair for theirs
+ON_THE_FIVES = THEIRS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -95,7 +101,8 @@ def held_still(config: Any) -> list[float]:
 class TableStills:
     """One table's stills read in order (``read``), what earlier stills taught kept."""
 
-    def __init__(self, detector: Any, view: str = "overhead", saved: Any = None) -> None:
+    def __init__(self, detector: Any, view: str = "overhead",
+                 saved: Calibration | None = None) -> None:
         """``detector``: the kiosk's card detector; ``saved``: a table calibration, used
         where the first still shows no mat."""
         from kiosk.table.marker_watch import MarkerWatch
@@ -103,11 +110,11 @@ class TableStills:
         self.detector = detector
         self.view = view
         self.saved = saved
-        self.calibration: Any = None  # chosen on the first still
-        self._areas: dict[tuple[int, int], Any] = {}
+        self.calibration: Calibration | None = None  # chosen on the first still
+        self._areas: dict[tuple[int, int], AreaDetector] = {}
         self.fives = MarkerWatch(detector, self.calibration_of, on_read=lambda _counts: None)
 
-    def calibration_of(self, image: Any) -> Any:
+    def calibration_of(self, image: np.ndarray) -> Calibration:
         """The table's calibration for a still: chosen on the first, as the kiosk chooses
         on its camera's first frame, then scaled to each still's size."""
         from kiosk.vision.pipeline import choose_calibration
@@ -118,7 +125,7 @@ class TableStills:
         calibration = self.calibration
         return calibration if calibration.image_size == size else calibration.scaled(size)
 
-    def read(self, image: Any) -> StillReading:
+    def read(self, image: np.ndarray) -> StillReading:
         """The turn-up and each side's 5s in one still (a BGR picture)."""
         calibration = self.calibration_of(image)
         readings = self.fives.read([image])
@@ -127,7 +134,7 @@ class TableStills:
         counts = {side: reading.count for side, reading in readings.items()}
         return StillReading(self.turn_up(image, calibration, fives), counts)
 
-    def turn_up(self, image: Any, calibration: Any,
+    def turn_up(self, image: np.ndarray, calibration: Calibration,
                 fives: Sequence[tuple[float, float]] = ()) -> str | None:
         """The face-up card on a kitty in the still, read by the kitty watch of every
         seat's band, the boxes on the 5s lying at ``fives`` left out (module docstring);
@@ -178,7 +185,7 @@ def _check_images(names: Sequence[str]) -> None:
         read_image(name)
 
 
-def _calibration(path: str | None) -> Any:
+def _calibration(path: str | None) -> Calibration | None:
     if path is None:
         return None
     from kiosk.vision.calibration import Calibration, CalibrationError

@@ -35,8 +35,9 @@ lint: setup-dev
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict kiosk
 
+# two workers, each test module kept on one of them (tests/conftest.py)
 test: lint
-	$(BIN)/python -m pytest tests kiosk/rules
+	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder tests kiosk/rules
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

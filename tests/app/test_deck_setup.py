@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -47,10 +48,18 @@ def presenter(tmp_path: Path, detector) -> TablePresenter:  # type: ignore[no-un
     return presenter
 
 
+_LAYOUTS: dict[str, Any] = {}
+
+
 def _layout(**options):  # type: ignore[no-untyped-def]
+    """The layout photo, rendered once a module for each set of options (the same seed
+    draws the same picture); each test gets its own copy to change."""
     from datasets.layouts import render_layout
 
-    return render_layout(DECK, 21, **options).image
+    key = repr(sorted(options.items()))
+    if key not in _LAYOUTS:
+        _LAYOUTS[key] = render_layout(DECK, 21, **options).image
+    return _LAYOUTS[key].copy()
 
 
 def test_the_pack_is_read_in_its_places_learnt_and_kept_for_the_table(

@@ -8,10 +8,12 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from kiosk.app.headless import VirtualScreen
 from kiosk.table.session import TableSession
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,21 +25,29 @@ SHOTS = ("rules", "setup", "setup-keyboard", "voice", "pairing", "calibration-ta
          "score-game-won", "game-end-agree", "game-end")
 
 
-def _command() -> list[str]:
-    run = [sys.executable, str(SCRIPT)]
-    if shutil.which("xvfb-run"):
-        return ["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", *run]
-    if os.environ.get("DISPLAY"):
-        return run
-    pytest.skip("needs Xvfb (xvfb-run) or a display")
-    raise AssertionError
+@pytest.fixture
+def screen(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A virtual screen of its own (Xvfb picks a free display number, so two test
+    workers never race for one, as ``xvfb-run -a`` can), else the display there is."""
+    if shutil.which("Xvfb"):
+        monkeypatch.delenv("DISPLAY", raising=False)  # restored after the test
+        virtual = VirtualScreen.start(1280, 800)
+        try:
+            yield virtual.display
+        finally:
+            virtual.stop()
+    elif os.environ.get("DISPLAY"):
+        yield os.environ["DISPLAY"]
+    else:
+        pytest.skip("needs Xvfb or a display")
 
 
-def test_tap_through_a_game(tmp_path: Path) -> None:
+def test_tap_through_a_game(tmp_path: Path, screen: str) -> None:
     journal = tmp_path / "ui.sqlite3"
-    env = dict(os.environ, PYTHONPATH=str(ROOT), KIVY_NO_ARGS="1", KIVY_HOME=str(tmp_path))
-    done = subprocess.run([*_command(), str(journal), str(tmp_path / "shots")], cwd=ROOT,
-                          env=env, capture_output=True, text=True, timeout=240)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), KIVY_NO_ARGS="1", KIVY_HOME=str(tmp_path),
+               DISPLAY=screen)
+    done = subprocess.run([sys.executable, str(SCRIPT), str(journal), str(tmp_path / "shots")],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=240)
     assert "UI OK" in done.stdout, done.stderr[-3000:] + done.stdout[-3000:]
     # every screen was measured against the accessibility bar, and passed
     audited = [line for line in done.stdout.splitlines() if line.startswith("AUDIT ")]

@@ -1,0 +1,47 @@
+"""How the suite shares two cores (``make test`` runs ``pytest -n 2 --dist loadfile``).
+
+Each test module is one unit of work for pytest-xdist, so a module's expensive
+module-scoped fixtures (a detector loaded, a deck rendered and learnt) are built once,
+on one worker, as in a plain run. The longest modules are handed out first, so that
+the two workers finish together instead of one waiting on a long module dealt last.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: the modules that take the longest (seconds under ``--durations`` on two busy cores,
+#: from a fresh clone), dealt first; any module not named here counts as short
+LONGEST = {
+    "tests/packaging/test_wheel.py": 110,
+    "tests/vision/test_enrol.py": 90,
+    "tests/vision/test_card_art.py": 86,
+    "tests/app/test_ui.py": 70,
+    "tests/vision/test_training.py": 60,
+    "tests/app/test_headless.py": 50,
+    "tests/app/test_deck_setup.py": 40,
+    "tests/vision/test_index_classifier.py": 40,
+    "tests/table/test_deck_learning.py": 36,
+    "tests/director/test_load.py": 31,
+    "tests/e2e/test_deck_handout.py": 22,
+    "tests/reader/test_hand_frames.py": 20,
+    "tests/vision/test_photo_reading.py": 15,
+    "tests/reader/test_read_video_kitty.py": 13,
+    "tests/reader/test_hand_patches.py": 12,
+}
+
+
+def _module(item: pytest.Item) -> str:
+    try:
+        return item.path.resolve().relative_to(ROOT).as_posix()
+    except ValueError:
+        return str(item.path)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # a stable sort: each module's tests stay together and in their order
+    items.sort(key=lambda item: -LONGEST.get(_module(item), 0))

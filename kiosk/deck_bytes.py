@@ -19,8 +19,9 @@ import hashlib
 import io
 import zipfile
 
-#: a profile is about 66 KB; anything far beyond is not one
-MAX_BYTES = 2 * 1024 * 1024
+#: a quick profile is about 66 KB, a deep one (its own naming network) about 2 MB;
+#: anything far beyond is not one
+MAX_BYTES = 3 * 1024 * 1024
 #: what its arrays may unpack to (two float32 layers are well under 1 MB)
 MAX_UNPACKED = 16 * 1024 * 1024
 #: a profile holds a header and two arrays per layer

@@ -35,8 +35,10 @@ from typing import Any
 from kiosk.deck_bytes import MAX_BYTES, bytes_problem
 from kiosk.shipped import shipped_model
 
-#: the profile file format this version writes and reads (kiosk.vision.deck_profile)
-VERSION = 3
+#: the profile file format this version writes (kiosk.vision.deck_profile), and the ones
+#: it reads (3: no deep network)
+VERSION = 4
+READS = (3, 4)
 #: the networks a profile may refit, by the name its file gives each layer
 NETWORKS = {"index": "index_classifier.onnx", "suit": "suit_reader.onnx"}
 
@@ -53,6 +55,9 @@ class DeckFile:
     enrolled: tuple[str, ...]
     photos: int
     layers: Mapping[str, str]  #: layer name -> SHA-256 of the network it was learnt on
+    #: a deep profile's own network: its SHA-256, and the shipped network's it grew from
+    own_network: str = ""
+    grown_from: str = ""
 
 
 def check_deck_bytes(data: bytes, networks: Mapping[str, str] | None = None,
@@ -61,10 +66,14 @@ def check_deck_bytes(data: bytes, networks: Mapping[str, str] | None = None,
     digest each layer must have been learnt on (default :func:`shipped_networks`)."""
     found = read_deck_bytes(data, max_bytes)
     wanted = shipped_networks() if networks is None else networks
+    foreign = DeckFileError("this deck profile was learnt with other card networks than "
+                            "this version's: enrol the deck again with this version")
+    if found.own_network and wanted.get("index") != found.grown_from:
+        raise foreign
     for name, network in found.layers.items():
-        if wanted.get(name) != network:
-            raise DeckFileError("this deck profile was learnt with other card networks than "
-                                "this version's: enrol the deck again with this version")
+        if wanted.get(name) != network and not (found.own_network
+                                                and network == found.own_network):
+            raise foreign
     return found
 
 
@@ -80,8 +89,9 @@ def read_deck_bytes(data: bytes, max_bytes: int = MAX_BYTES) -> DeckFile:
             if "header.npy" not in members:
                 raise DeckFileError("not a deck profile: it has no header")
             header = _header(archive.read("header.npy"))
+            own, grown_from = _own_network(archive, members, header.get("namer"))
             layers = header.get("heads")
-            if not isinstance(layers, dict) or not layers:
+            if not isinstance(layers, dict) or not (layers or own):
                 raise DeckFileError("not a deck profile: it holds no layer")
             for name, about in layers.items():
                 _check_layer(archive, members, str(name), about)
@@ -97,7 +107,8 @@ def read_deck_bytes(data: bytes, max_bytes: int = MAX_BYTES) -> DeckFile:
             deck=str(header.get("deck", "")),
             enrolled=tuple(str(c) for c in header.get("enrolled", ())),
             photos=int(header.get("photos", 0)),
-            layers={str(n): str(a["network"]) for n, a in layers.items()})
+            layers={str(n): str(a["network"]) for n, a in layers.items()},
+            own_network=own, grown_from=grown_from)
     except (TypeError, ValueError, KeyError):
         raise DeckFileError("not a deck profile (its header is unreadable)") from None
 
@@ -138,10 +149,28 @@ def _header(member: bytes) -> dict[str, Any]:
         raise DeckFileError("not a deck profile (its header is unreadable)") from None
     if not isinstance(header, dict):
         raise DeckFileError("not a deck profile (its header is unreadable)")
-    if header.get("version") != VERSION:
+    if header.get("version") not in READS:
         raise DeckFileError(f"deck profile has format version {header.get('version')}, "
                             f"this kiosk reads {VERSION}: enrol the deck again")
     return header
+
+
+def _own_network(archive: zipfile.ZipFile, members: Mapping[str, Any],
+                 about: Any) -> tuple[str, str]:
+    """A deep profile's own network (``namer``): its SHA-256 as the header gives it, checked
+    against its bytes, and the shipped network it grew from; ("", "") for a quick one."""
+    if not about:
+        return "", ""
+    if (not isinstance(about, dict) or not isinstance(about.get("sha256"), str)
+            or not isinstance(about.get("grown_from"), str)):
+        raise DeckFileError("not a deck profile (its header is unreadable)")
+    if "namer.npy" not in members:
+        raise DeckFileError("not a deck profile: its network is missing")
+    shape, data = _npy(archive.read("namer.npy"))
+    if shape.get("descr") not in ("|u1", "<u1") or hashlib.sha256(data).hexdigest() != about[
+            "sha256"]:
+        raise DeckFileError("not a deck profile: its network does not match its header")
+    return str(about["sha256"]), str(about["grown_from"])
 
 
 def _check_layer(archive: zipfile.ZipFile, members: Mapping[str, Any], name: str,

@@ -134,8 +134,8 @@ def test_a_deck_handed_out_before_the_tournament_is_set_up(
 @pytest.mark.parametrize(("content", "line"), [
     (b"PK\x03\x04 not really", "Not a deck profile: the file is not a .npz."),
     (b"<html>a web page</html>", "Not a deck profile: the file is not a .npz."),
-    (b"\0" * (3 * 1024 * 1024),
-     "The file is too large for a deck profile (3.0 MB; a profile is under 2.0 MB)."),
+    (b"\0" * (3584 * 1024),
+     "The file is too large for a deck profile (3.5 MB; a profile is under 3.0 MB)."),
 ])
 def test_a_file_that_is_no_profile_is_refused_in_one_line(
         tournament: Client, content: bytes, line: str) -> None:

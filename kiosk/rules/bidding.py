@@ -39,7 +39,15 @@ from kiosk.rules.profiles import OutOfTurnBidRuling, RuleProfile
 
 
 class IllegalBidError(ValueError):
-    """A bid that cannot be made under the profile (not merely out of turn)."""
+    """A bid that cannot be made under the profile (not merely out of turn).
+
+    `seats` are the seats the message names, in the order it names them (as
+    `IllegalPlayError`'s): words for a screen come from these, not from the message.
+    """
+
+    def __init__(self, message: str, *seats: Seat) -> None:
+        super().__init__(message)
+        self.seats: tuple[Seat, ...] = seats
 
 
 class Call(enum.Enum):
@@ -175,26 +183,31 @@ class Auction:
         if self.is_over:
             raise IllegalBidError(
                 f"bidding is over ({'passed out' if self.passed_out else 'trump is made'}),"
-                f" {bid.seat} cannot bid"
+                f" {bid.seat} cannot bid",
+                bid.seat,
             )
         if self.round == 1 and bid.call is Call.NAME:
             raise IllegalBidError(
-                f"{bid.seat} names a suit in round one (round one is 'pass' or 'order')"
+                f"{bid.seat} names a suit in round one (round one is 'pass' or 'order')",
+                bid.seat,
             )
         if self.round == 2 and bid.call is Call.ORDER:
             raise IllegalBidError(
-                f"{bid.seat} orders up in round two, after the turn-up was turned down"
+                f"{bid.seat} orders up in round two, after the turn-up was turned down",
+                bid.seat,
             )
         if bid.call is not Call.PASS and bid.seat.team in self._barred:
             raise IllegalBidError(
-                f"{bid.seat}'s side may not make trump after its void declaration"
+                f"{bid.seat}'s side may not make trump after its void declaration",
+                bid.seat,
             )
         if bid.seat is not self._turn:
             return  # out of turn: accepted, and ruled on by `bid`
         if bid.call is Call.PASS:
             if self.round == 2 and bid.seat is self.dealer and self.profile.stick_the_dealer:
                 raise IllegalBidError(
-                    f"stick the dealer: {bid.seat} (dealer) must name trump, not pass"
+                    f"stick the dealer: {bid.seat} (dealer) must name trump, not pass",
+                    bid.seat,
                 )
             return
         if (
@@ -203,7 +216,8 @@ class Auction:
             and not self.profile.turned_down_suit_bars_side
         ):
             raise IllegalBidError(
-                f"{bid.seat} names {bid.suit}, the turned-down suit, which cannot be trump"
+                f"{bid.seat} names {bid.suit}, the turned-down suit, which cannot be trump",
+                bid.seat,
             )
         if (
             bid.call is Call.ORDER
@@ -213,7 +227,9 @@ class Auction:
             and not any(card.suit is self.turn_up.suit for card in self.dealer_hand)
         ):
             raise IllegalBidError(
-                f"{bid.seat} (dealer) takes up {self.turn_up} without a natural {self.turn_up.suit}"
+                f"{bid.seat} (dealer) takes up {self.turn_up} without a natural "
+                f"{self.turn_up.suit}",
+                bid.seat,
             )
 
     def can_bid(self, bid: Bid) -> bool:

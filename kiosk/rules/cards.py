@@ -254,6 +254,15 @@ class Seat(enum.Enum):
         """The partnership, `NS` or `EW`."""
         return Team.NS if self in (Seat.N, Seat.S) else Team.EW
 
+    @property
+    def words(self) -> str:
+        """The seat's name, for sentences a player reads (the one table of seat names).
+
+        >>> Seat.S.words
+        'South'
+        """
+        return _SEAT_WORDS[self._value_]
+
     def clockwise(self) -> tuple[Seat, Seat, Seat, Seat]:
         """This seat and the next three clockwise: the order of a trick it leads.
 
@@ -281,6 +290,7 @@ class Seat(enum.Enum):
 
 
 _SEATS: tuple[Seat, ...] = tuple(Seat)
+_SEAT_WORDS = {"N": "North", "E": "East", "S": "South", "W": "West"}
 _CLOCKWISE: dict[str, tuple[Seat, Seat, Seat, Seat]] = {
     seat.value: (seat, _SEATS[(i + 1) % 4], _SEATS[(i + 2) % 4], _SEATS[(i + 3) % 4])
     for i, seat in enumerate(_SEATS)

@@ -44,7 +44,19 @@ TRICKS_PER_HAND = 5
 
 
 class IllegalPlayError(ValueError):
-    """A card that cannot be played at all (not merely a renege or out of turn)."""
+    """A card that cannot be played at all (not merely a renege or out of turn).
+
+    `seats` are the seats the message names, in the order it names them: a screen
+    says them in words from these, not from the message's letters (where an S may be
+    South or spades).
+
+    >>> IllegalPlayError("S plays twice in trick 2", Seat.S).seats
+    (<Seat.S: 'S'>,)
+    """
+
+    def __init__(self, message: str, *seats: Seat) -> None:
+        super().__init__(message)
+        self.seats: tuple[Seat, ...] = seats
 
 
 class InvalidDealError(ValueError):
@@ -302,31 +314,35 @@ class HandState:
         if contract is None:
             if self.auction.passed_out:
                 raise IllegalPlayError("no trump was made: the hand was passed out")
-            raise IllegalPlayError(f"{seat} plays {card} before trump is made")
+            raise IllegalPlayError(f"{seat} plays {card} before trump is made", seat)
         if self.play_complete:
-            raise IllegalPlayError(f"{seat} plays {card} after all five tricks")
+            raise IllegalPlayError(f"{seat} plays {card} after all five tricks", seat)
         if not card.is_euchre:
-            raise IllegalPlayError(f"{seat} plays {card}, which is not a euchre card")
+            raise IllegalPlayError(f"{seat} plays {card}, which is not a euchre card", seat)
         if seat is contract.sitting_out:
-            raise IllegalPlayError(f"{seat} plays, but sits out ({contract.maker} plays alone)")
+            raise IllegalPlayError(f"{seat} plays, but sits out ({contract.maker} plays alone)",
+                                   seat, contract.maker)
         if any(played is seat for played, _card in self.current):
-            raise IllegalPlayError(f"{seat} plays twice in trick {self.trick_number}")
+            raise IllegalPlayError(f"{seat} plays twice in trick {self.trick_number}", seat)
         earlier = self._played.get(card)
         if earlier is not None:
             raise IllegalPlayError(
-                f"{card} is played twice (by {earlier.seat} in trick {earlier.trick})"
+                f"{card} is played twice (by {earlier.seat} in trick {earlier.trick})",
+                earlier.seat,
             )
         if card == self.turn_up and not contract.dealer_took_up:
-            raise IllegalPlayError(f"{seat} plays {card}, the turn-up turned down in the kitty")
+            raise IllegalPlayError(f"{seat} plays {card}, the turn-up turned down in the kitty",
+                                   seat)
         if card == self.discard:
-            raise IllegalPlayError(f"{seat} plays {card}, the dealer's discard")
+            raise IllegalPlayError(f"{seat} plays {card}, the dealer's discard", seat)
         owner = self._owner.get(card)
         if owner is not None and owner is not seat:
             where = "taken up by" if card == self.turn_up else "dealt to"
-            raise IllegalPlayError(f"{seat} plays {card}, {where} {owner}")
+            raise IllegalPlayError(f"{seat} plays {card}, {where} {owner}", seat, owner)
         pool = self._holdings[seat].pool
         if pool is not None and card not in pool:
-            raise IllegalPlayError(f"{seat} plays {card}, which is not in {seat}'s hand")
+            raise IllegalPlayError(f"{seat} plays {card}, which is not in {seat}'s hand",
+                                   seat, seat)
         if seat is self.dealer:
             self._verify_natural_trump(contract, card)
 
@@ -347,7 +363,8 @@ class HandState:
             raise IllegalPlayError(
                 f"{self.dealer} (dealer) took up {self.turn_up} without a natural"
                 f" {self.turn_up.suit} (dealt {' '.join(map(str, dealt[:-1]))},"
-                f" discarded {self.discard})"
+                f" discarded {self.discard})",
+                self.dealer,
             )
 
     def can_play(self, seat: Seat, card: Card) -> bool:

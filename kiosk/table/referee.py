@@ -30,7 +30,7 @@ from kiosk.rules.tricks import effective_suit
 
 DEFAULT_PROFILE = "tournament"
 
-SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+SEAT_NAMES = {seat.value: seat.words for seat in Seat}
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 SIDE_NAMES = {"NS": "North-South", "EW": "East-West"}
 
@@ -227,10 +227,36 @@ def _bid(data: dict[str, Any]) -> Bid:
 
 
 def _plain(problem: Exception) -> str:
-    """Engine messages name seats by letter and cards by code; players read names."""
-    text = re.sub(r"\b([NEW])\b", lambda m: SEAT_NAMES[m.group(1)], str(problem))
+    """Engine messages name seats by letter and cards by code; players read names.
+
+    >>> from kiosk.rules.play import IllegalPlayError
+    >>> _plain(IllegalPlayError("S plays twice in trick 2", Seat.S))
+    'South plays twice in trick 2.'
+    """
+    text = _seats_named(str(problem), getattr(problem, "seats", ()))
     text = plain_words(text)
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+_SEAT_LETTER = re.compile(r"\b[NESW]\b")
+
+
+def _seats_named(text: str, seats: Sequence[Seat]) -> str:
+    """The seats an engine error names (its typed `seats`, in the order the message names
+    them) said by name. Only those letters are taken for seats: an S the message means
+    as spades ('names S, the turned-down suit') stays as it is.
+
+    >>> _seats_named("S names S, the turned-down suit", [Seat.S])
+    'South names S, the turned-down suit'
+    """
+    wanted = list(seats)
+
+    def name(match: re.Match[str]) -> str:
+        if wanted and match.group(0) == wanted[0].value:
+            return wanted.pop(0).words
+        return match.group(0)
+
+    return _SEAT_LETTER.sub(name, text)
 
 
 _CARD_CODE = re.compile(r"\b(?:the )?([9TJQKA])([CDHS])\b")

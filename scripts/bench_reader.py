@@ -273,7 +273,7 @@ def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
     wrong += sum(1 for slot in read_slots if slot not in true_slots)
     pose = camera_pose(job)  # (drawn again as render drew it: the same numbers)
     asked = asked_seats(reading.events)
-    after = answered(want, got, asked)
+    after = answered(want, got, answered_places(reading.events))
     reneges, error = renege_counts(record, want, got, after)
     latencies, answer_latencies = card_latencies(reading.events, truth["plays"])
     if learning is not None:
@@ -389,6 +389,18 @@ def _questions(events: list[tuple[float, Any]]) -> list[tuple[float, int, str]]:
 def asked_seats(events: list[tuple[float, Any]]) -> set[tuple[int, str]]:
     """(trick index, seat) of every question the reader put to the players."""
     return {(about, seat) for _t, about, seat in _questions(events)}
+
+
+def answered_places(events: list[tuple[float, Any]]) -> set[tuple[int, str]]:
+    """(trick index, seat) of every card the players' answers set: each question's card,
+    and for a card read twice whose twin is unseen ("which one is the ace of clubs?"),
+    the earlier place it names too (one tap on one of them settles both)."""
+    places = asked_seats(events)
+    for _t, event in events:
+        if (getattr(event, "kind", None) == SEEN_TWICE and event.other is not None
+                and event.other_seat is not None and event.other_trick is not None):
+            places.add((event.other_trick - 1, str(event.other_seat)))
+    return places
 
 
 def answered(want: list[list[str]], got: list[list[str]],

@@ -389,6 +389,9 @@ class TablePresenter(DirectorLink):
         if hand is None or hand.suggestion is None:
             return ""
         s = hand.suggestion
+        if s.twin:  # a renege hangs on this card: the players say which it is first
+            return (f"Before a renege is called: is {seat_name(s.seat)}'s card in trick "
+                    f"{s.trick} the {card_words(s.was)} or the {card_words(s.card)}?")
         return (f"The camera now reads {seat_name(s.seat)}'s card in trick {s.trick} as the "
                 f"{card_words(s.card)}; the record has the {card_words(s.was)}.")
 

@@ -143,8 +143,10 @@ def _hand(
         if fix.get("hand") != number:
             continue
         at = index.get((fix.get("trick"), _seat(fix.get("seat"))))
-        if at is not None:
-            was = fix.get("was")
+        was = fix.get("was")
+        if at is not None and not (was and was == fix.get("card")):
+            # (a card kept as the camera read it, the players' answer to a question about
+            # it, is no correction)
             plays.setdefault(at, []).append(
                 f"{PREFIX}the players corrected this card"
                 + (f" (the camera read {was})" if was else " (the camera missed it)"))

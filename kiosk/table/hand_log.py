@@ -47,6 +47,9 @@ class Suggestion:
     seat: str
     card: str  # what the camera reads now
     was: str  # what the record holds
+    #: the table's own question, not the camera's: a renege hangs on this card, and would
+    #: vanish were it its same-colour twin (``card``; kiosk.table.twins)
+    twin: bool = False
 
 
 @dataclass(frozen=True)

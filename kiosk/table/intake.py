@@ -83,7 +83,8 @@ class CameraIntake:
         if self.phase != Phase.PLAYING:
             return  # the hand is settled or waits for the players: later cards change nothing
         doubt = hand.suggestion
-        if doubt is not None and (event.seat, card) == (doubt.seat, doubt.was):
+        if (doubt is not None and not doubt.twin
+                and (event.seat, card) == (doubt.seat, doubt.was)):
             # the card the camera doubts in an earlier trick, seen again: a later play of
             # it (if the players agree it was misread there) waits for their answer
             hand.held_back = (event.seat, card)

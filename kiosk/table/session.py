@@ -30,8 +30,15 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.rules.cards import Seat, Team
-from kiosk.table import egn_file, fixing, referee, results
-from kiosk.table.hand_log import Correction, FinishedHand, HandLog, Notice, corrected_plays
+from kiosk.table import egn_file, fixing, referee, results, twins
+from kiosk.table.hand_log import (
+    Correction,
+    FinishedHand,
+    HandLog,
+    Notice,
+    Suggestion,
+    corrected_plays,
+)
 from kiosk.table.intake import CameraIntake
 from kiosk.table.journal import Entry, Journal
 from kiosk.table.markers import MARKER_KINDS, MarkerBook, MarkerIntake
@@ -148,7 +155,10 @@ class TableSession(CameraIntake, MarkerIntake):
             return Phase.BIDDING
         settled = referee.settle(view, self.hand.renege_choice)
         if settled.needs_players:
-            return Phase.RENEGE
+            # a renege is never flagged on the camera's word alone: a card it hangs on
+            # that may be its twin is put to the players first (kiosk.table.twins)
+            suggestion = self.hand.suggestion
+            return Phase.PLAYING if suggestion is not None and suggestion.twin else Phase.RENEGE
         return Phase.HAND_OVER if settled.over else Phase.PLAYING
 
     def elapsed(self) -> float:
@@ -628,6 +638,24 @@ class TableSession(CameraIntake, MarkerIntake):
             hand.plays.append((seat, card))
             hand.view = referee.replay(self.profile, hand.dealer, hand.turn_up, hand.bids,
                                        hand.plays, hand.renege_choice)
+        self._ask_about_twins()
+
+    def _ask_about_twins(self) -> None:
+        """Before a renege is flagged, put to the players the first card it hangs on that
+        may be its same-colour twin (a card they set is never asked about again)."""
+        hand = self.hand
+        assert hand is not None
+        if hand.suggestion is not None and not hand.suggestion.twin:
+            return  # the camera's own question comes first
+        asked = None
+        if hand.view is not None and hand.view.renege is not None:
+            questions = twins.renege_questions(
+                self.profile, hand.dealer, hand.turn_up, hand.bids, hand.plays,
+                settled=set(hand.fixed), renege_choice=hand.renege_choice)
+            if questions:
+                q = questions[0]
+                asked = Suggestion(q.trick, q.seat, card=q.twin, was=q.card, twin=True)
+        hand.suggestion = asked
 
     def _notice(self, text: str, seat: str | None, seq: int, kind: str = "") -> None:
         number = self.hand.number if self.hand else 0

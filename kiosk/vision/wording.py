@@ -45,6 +45,8 @@ def narrate(warning: ReaderWarning) -> str:
     if kind == WarningKind.UNSURE and trick is not None:
         return (f"The camera now reads {who}'s card in trick {trick} as the {card}, not "
                 f"the {other} (that card came later): tap it if it is another card.")
+    if kind == WarningKind.UNSURE and warning.other is not None:  # a twin the trick hangs on
+        return f"Is {who}'s card the {card} or the {other}? Please tap it."
     if kind == WarningKind.UNSURE:
         return (f"Is {who}'s card the {card}? The camera is not sure: tap it if it is "
                 "another card.")
@@ -80,4 +82,7 @@ def _seen_twice(warning: ReaderWarning, who: str, card: str, other_seat: str) ->
     if warning.other_seat is None:
         return f"The {card} was already played this hand; please check {who}'s card."
     where = f"{other_seat}'s card in trick {warning.other_trick}"
+    if warning.other is not None:  # the pack's word: one of the two is the card's twin
+        return (f"{where} and {who}'s card both read as the {card}, and a pack has one. "
+                f"Please tap the one that is not (the {card_words(warning.other)}?).")
     return f"The {card} was already read as {where}; please check {who}'s card."

@@ -161,6 +161,8 @@ def test_renege_screen_tells_the_story(tmp_path: Path) -> None:
         s.feed(CardPlayed(seat, card, t, 0.9))
     s.feed(TrickCleared(10))
     s.feed(CardPlayed("S", "9S", 11, 0.9))
+    while s.hand is not None and s.hand.suggestion is not None and s.hand.suggestion.twin:
+        s.keep_card()  # asked first about each card the renege hangs on: as read
     assert p.screen == "renege"
     v = p.renege_view()
     assert v.headline == "Renege: South did not follow suit"
@@ -463,6 +465,8 @@ def test_the_renege_choice_names_the_team_that_chooses(tmp_path: Path) -> None:
         s.feed(CardPlayed(seat, card, t, 0.9))
     s.feed(TrickCleared(10))
     s.feed(CardPlayed("S", "9S", 11, 0.9))
+    while s.hand is not None and s.hand.suggestion is not None and s.hand.suggestion.twin:
+        s.keep_card()  # asked first about each card the renege hangs on: as read
     v = p.renege_view()
     assert v.chooser == "Cy & Di (East-West) choose, because South reneged:"
     assert [o.label for o in v.options] == [

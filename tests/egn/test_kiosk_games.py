@@ -64,6 +64,8 @@ def kept_game(tmp_path: Path) -> tuple[TableSession, Path]:
     session.start_game("N")
     bid(session, 0)
     feed(session, RENEGE_TRICKS, 1)
+    while session.hand is not None and session.hand.suggestion is not None:
+        session.keep_card()  # each card the renege hangs on, put to the players: as read
     session.choose_renege("accept")
     session.next_hand()
     bid(session, 1)

@@ -29,11 +29,10 @@ def _run(
     return events
 
 
-def test_a_card_read_twice_puts_both_places_to_the_players() -> None:
+def _read_twice(norths_card: str) -> tuple[TrickReader, list[ReaderWarning]]:
     """East's ace of clubs was read as the ace of spades in trick 1 (the classifier's most
-    common slip); in trick 2 South plays the real ace of spades. One of the two reads is
-    wrong and the reader cannot tell which: it asks about South's card *and* about East's
-    card in trick 1, naming that trick, so one tap can fix the earlier trick."""
+    common slip); in trick 2 South plays the real ace of spades, after North's
+    ``norths_card``."""
     reader = TrickReader(Calibration.default("overhead", (100, 100)), leader="N", trump="H")
     trick1 = [
         (0.5, 6.0, "N", "QH"),
@@ -44,16 +43,35 @@ def test_a_card_read_twice_puts_both_places_to_the_players() -> None:
     # North's queen of hearts loses to West's ace of hearts: West leads trick 2
     trick2 = [
         (8.0, 14.0, "W", "9C"),
-        (9.0, 14.0, "N", "TC"),
+        (9.0, 14.0, "N", norths_card),
         (10.0, 14.0, "E", "JC"),
         (11.0, 14.0, "S", "AS"),
     ]
     events = _run(reader, trick1 + trick2, 13.5)
-    twice = [e for e in events if isinstance(e, ReaderWarning) and e.kind == SEEN_TWICE]
+    assert reader.all_tricks()[0] == [("N", "QH"), ("E", "AS"), ("S", "KH"), ("W", "AH")]
+    return reader, [e for e in events if isinstance(e, ReaderWarning) and e.kind == SEEN_TWICE]
+
+
+def test_a_card_read_twice_whose_twin_is_unseen_is_one_question_naming_both_places() -> None:
+    """The pack holds one ace of spades, and the ace of clubs is still unseen: one of the
+    two is the ace of clubs, misread. One question names both places, the earlier with its
+    trick, so one tap fixes the one that is not the ace of spades (issue 63)."""
+    _reader, twice = _read_twice("TC")
+    assert [(w.seat, str(w.other_seat), w.other_trick, str(w.other)) for w in twice] == [
+        ("S", "E", 1, "AC")]
+    assert "trick 1" in twice[0].message and "East" in twice[0].message
+    assert "ace of clubs" in twice[0].message
+    # the earlier trick rides along in the journal's JSON form
+    assert event_from_json(twice[0].to_json()) == twice[0]
+
+
+def test_a_card_read_twice_whose_twin_was_played_puts_both_places_to_the_players() -> None:
+    """North played the ace of clubs in trick 2: neither ace of spades can be it, and the
+    reader cannot tell which read is wrong. It asks about South's card *and* about East's
+    card in trick 1, naming that trick, so one tap can fix the earlier trick."""
+    _reader, twice = _read_twice("AC")
     assert [(w.seat, w.trick) for w in twice] == [("S", None), ("E", 1)]
     assert "trick 1" in twice[1].message and "East" in twice[1].message
-    assert reader.all_tricks()[0] == [("N", "QH"), ("E", "AS"), ("S", "KH"), ("W", "AH")]
-    # the earlier trick rides along in the journal's JSON form
     assert event_from_json(twice[1].to_json()) == twice[1]
     assert twice[0].key != twice[1].key
 

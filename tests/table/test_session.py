@@ -22,6 +22,14 @@ def play_bids(session: TableSession, bids: list[dict]) -> None:
         session.bid(bid["call"], bid.get("suit"), bool(bid.get("alone", False)))
 
 
+def confirm_twins(session: TableSession) -> None:
+    """The players answer each question about a card a renege hangs on (its twin would
+    clear it: kiosk.table.twins) with the card the camera read."""
+    while session.hand is not None and session.hand.suggestion is not None \
+            and session.hand.suggestion.twin:
+        session.keep_card()
+
+
 def feed_tricks(session: TableSession, tricks: list[list[str]], t0: float = 10.0,
                 source: str = "test") -> float:
     t = t0
@@ -243,6 +251,7 @@ def test_a_proven_renege_ends_the_hand_with_the_fixed_penalty(new_session: Opene
     s.see_turn_up("9H")
     play_bids(s, DEMO["bids"])
     feed_tricks(s, RENEGE_TRICKS)
+    confirm_twins(s)
     assert s.phase == "renege"
     assert s.hand is not None and s.hand.view is not None and s.hand.view.renege is not None
     r = s.hand.view.renege
@@ -258,6 +267,7 @@ def test_alberta_lets_the_offended_side_choose(new_session: Opener) -> None:
     s.see_turn_up("9H")
     play_bids(s, DEMO["bids"])
     feed_tricks(s, RENEGE_TRICKS)
+    confirm_twins(s)
     assert s.phase == "renege"
     choices = [o.choice for o in s.bid_options()] or None
     assert choices is None
@@ -377,6 +387,7 @@ def test_a_renege_report_carries_its_saved_frames(tmp_path: Path, clock) -> None
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(b"\xff\xd8 a jpeg")
     feed_tricks(s, RENEGE_TRICKS)
+    confirm_twins(s)
     s.choose_renege("accept")
     s.next_hand()
     [report] = s.game_result()["reneges"]

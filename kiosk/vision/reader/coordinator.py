@@ -21,7 +21,7 @@ from kiosk.vision.events import (
     VisionEvent,
     WarningKind,
 )
-from kiosk.vision.reader import naming, repair
+from kiosk.vision.reader import naming, repair, twins
 from kiosk.vision.reader.config import (
     LATE_READ,
     SAME_MOMENT,
@@ -301,7 +301,10 @@ class TrickReader:
                 # name, put to the players); else both are put to the players.
                 reread = self._reread_earlier(best, verdict.confidence)
                 if not reread:
-                    events += self._seen_twice(seat, best.card)
+                    rivals = dict(verdict.rivals)
+                    for name, value in best.alternatives.items():
+                        rivals[name] = max(rivals.get(name, 0.0), value)
+                    events += self._seen_twice(seat, best.card, rivals)
                     continue
                 events += reread
             if naming.waits(verdict, play, self._trick, t, cfg):
@@ -328,7 +331,8 @@ class TrickReader:
                 # is the order the cards came down.
                 continue
             events += self._accept(seat, verdict.track, verdict.confidence, t,
-                                   dict(verdict.rivals))
+                                   dict(verdict.rivals),
+                                   asked=verdict.track.card in self.out_of_play(seat))
             pending.pop(seat, None)
         return events
 
@@ -359,8 +363,11 @@ class TrickReader:
         return []
 
     def _accept(self, seat: Seat, track: Track, confidence: float, t: float,
-                rivals: dict[str, float]) -> list[VisionEvent]:
+                rivals: dict[str, float], asked: bool = False) -> list[VisionEvent]:
+        """Play ``track``'s card for ``seat`` (``asked``: with a question, whatever its
+        rivals: reported before it dominated, or a card this seat cannot hold)."""
         events: list[VisionEvent] = []
+        weighed = None if asked else track
         cfg = self.config
         trick = self._trick
         if trick.taken_in_before(seat, t, cfg):
@@ -397,7 +404,7 @@ class TrickReader:
                                         card=_card(track.card), other=_card(previous.card)))
             previous.card, previous.t, previous.confidence = track.card, t, confidence
             previous.last_seen, previous.rivals, previous.track = t, dict(rivals), track
-            return events + self._played(seat, track.card, confidence, t)
+            return events + self._played(seat, track.card, confidence, t, weighed, rivals)
         expected = trick.expected_seat(self.sitting_out)
         if expected is not None and seat != expected and not trick.asked(expected):
             events.append(self._warning(
@@ -419,28 +426,60 @@ class TrickReader:
         while place > 0 and trick.plays[place - 1].came > play.came + LATE_READ:
             place -= 1
         trick.plays.insert(place, play)
-        events += self._played(seat, track.card, confidence, t)
+        events += self._played(seat, track.card, confidence, t, weighed, rivals)
         if not trick.complete and {p.seat for p in trick.plays} >= set(self.players):
             trick.complete, trick.completed_at = True, t
             events.append(TrickComplete(t=t))
+            events += self._twin_questions(t)
             # (now, while its cards lie where they were played: raked in, they move)
             self._fit.learn({p.seat: p.track.position for p in trick.plays
                              if p.track is not None and p.track.anchors})
         return events
 
-    def _played(self, seat: Seat, card: str, confidence: float, t: float
+    def _played(self, seat: Seat, card: str, confidence: float, t: float,
+                track: Track | None = None, rivals: dict[str, float] | None = None
                 ) -> list[VisionEvent]:
         """A card now stands in the trick's record (a new play or a replacement): the trick
         was seen now and is not taken in, and the event goes out, with a question when the
         card was read on thin evidence (the players confirm or fix it with a tap, rather
-        than the kiosk scoring, or calling a renege on, a guess)."""
+        than the kiosk scoring, or calling a renege on, a guess). Evidence from names the
+        pack rules out does not count, and a doubt only between the card and its twin is
+        asked once the trick is full, if its winner hangs on it (:mod:`.twins`; ``track``
+        and ``rivals`` are the evidence for that, and without them a card read on thin
+        evidence is asked about as it stands)."""
         trick = self._trick
         trick.last_seen = t
         trick.gathered, trick.places_busy = False, t
         events: list[VisionEvent] = [
             CardPlayed(seat=str(seat), card=card, t=t, confidence=confidence)]
-        if confidence < self.config.sure_confidence:
+        cfg = self.config
+        doubt = twins.Doubt.NONE if confidence >= cfg.sure_confidence else twins.Doubt.OTHER
+        play = trick.play_of(seat)
+        if doubt is twins.Doubt.OTHER and track is not None and play is not None:
+            ruled_out = (self._hand.played | self.out_of_play(seat)
+                         | (trick.cards() - {card}))
+            doubt = twins.doubt(track, rivals or {}, ruled_out, cfg.sure_confidence,
+                                cfg.weak_box)
+        if play is not None:
+            play.twin_doubt = doubt is twins.Doubt.TWIN
+        if doubt is twins.Doubt.OTHER:
             events.append(self._warning(WarningKind.UNSURE, seat, t, card=_card(card)))
+        elif doubt is twins.Doubt.TWIN and trick.complete:
+            events += self._twin_questions(t)  # (a replacement in a full trick)
+        return events
+
+    def _twin_questions(self, t: float) -> list[VisionEvent]:
+        """The full trick's cards read less than surely only for their twins' reads,
+        asked where the trick's winner hangs on them (once each)."""
+        events: list[VisionEvent] = []
+        trick = self._trick
+        for play in trick.plays:
+            if play.twin_doubt:
+                play.twin_doubt = False
+                if twins.winner_hangs_on(trick.pairs(), play.seat, self.trump):
+                    events.append(self._warning(
+                        WarningKind.UNSURE, play.seat, t, card=_card(play.card),
+                        other=_card(twins.twin_name(play.card) or play.card)))
         return events
 
     # ---- a trick's end ------------------------------------------------------------------
@@ -503,8 +542,10 @@ class TrickReader:
             events += self._played(play.seat, play.card, play.confidence, t)
         return events
 
-    def _seen_twice(self, seat: Seat, card: str) -> list[VisionEvent]:
-        """Ask about a card read again after it was played: here, and where it was read."""
+    def _seen_twice(self, seat: Seat, card: str, rivals: dict[str, float] | None = None
+                    ) -> list[VisionEvent]:
+        """Ask about a card read again after it was played: here, and where it was read
+        (``rivals``: the other names read on it here, with their evidence)."""
         kind = WarningKind.SEEN_TWICE
         if (kind, card) in self._hand.warned:
             return []
@@ -514,6 +555,18 @@ class TrickReader:
         if found is None:  # (not in a trick taken in: nothing earlier to check)
             return [self._warning(kind, seat, self._now, card=_card(card))]
         number, earlier = found
+        twin = twins.twin_name(card)
+        read_else = [name for reads in (rivals or {}, earlier.rivals)
+                     for name, value in reads.items() if name != twin and value >= WELL_READ]
+        if twin is not None and not read_else and twin not in (
+                self._hand.played | self._trick.cards()
+                | (self.out_of_play(seat) & self.out_of_play(earlier.seat))):
+            # The pack holds each card once, and its twin is still unseen (and nothing but
+            # the twin was read on either): one of the two is the twin, misread. One
+            # question names both places ("which is the ace of clubs?"), and the players'
+            # tap on one settles both.
+            return [self._warning(kind, seat, self._now, card=_card(card), other=_card(twin),
+                                  other_seat=earlier.seat, other_trick=number)]
         return [
             self._warning(kind, seat, self._now, card=_card(card), other_seat=earlier.seat,
                           other_trick=number),

@@ -46,6 +46,9 @@ class Play:
     where: tuple[float, ...] | None = None
     #: two names fought for this card and the players were asked which (``ambiguous``)
     doubted: bool = False
+    #: read less than surely only for its same-colour twin's reads: asked about once the
+    #: trick is full, if its winner hangs on it (:mod:`.twins`)
+    twin_doubt: bool = False
 
 
 @dataclass

@@ -1,0 +1,120 @@
+"""No renege on a twin's word: the cards a renege verdict hangs on, put to the players.
+
+A deck's commonest misread is a card's same-colour twin (the jack of clubs read as the
+jack of spades, a heart as the diamond of its rank), and it is often *sure*: the same card
+read as its twin in every frame, so no vote of frames sets it right. A renege found on
+such a read would be a false flag on the camera's word alone, so before the table flags a
+renege, each card the verdict hangs on (the lead of the trick where the seat failed to
+follow, the seat's card there, and the later card that proves it) whose twin would make
+the verdict vanish is first a question to the players: "the ace of clubs or the ace of
+spades?". Reneges are rare, so the question costs little.
+
+The pack is evidence: a euchre pack holds each card once, so a twin already played
+elsewhere in the hand, or the turn-up where this seat cannot hold it (the rules engine
+refuses both), or a card the table's pack does not hold (``pack``), is no doubt at all,
+and no question is asked. A card the players set (fixed, kept, or told in answer to an
+earlier question: ``settled``) is never asked about again.
+
+>>> plays = [("E", "AS"), ("S", "9S"), ("W", "KD"), ("N", "TS"),   # West shows out...
+...          ("E", "9C"), ("S", "TC"), ("W", "QS"), ("N", "AC")]   # ...and has a spade
+>>> bids = [{"seat": "E", "call": "order"}]
+>>> [str(q) for q in renege_questions("tournament", "N", "9H", bids, plays)]
+['trick 2 W: QS or QC?']
+
+(The lead's twin, the ace of clubs, is North's card in trick 2; the king of hearts would
+be a trump, still not a spade: neither is asked.) Once the players have said which:
+
+>>> renege_questions("tournament", "N", "9H", bids, plays, settled={(2, "W")})
+[]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from kiosk.rules.cards import Card
+from kiosk.rules.play import HandState
+from kiosk.table import referee
+
+
+def twin_of(card: str) -> str:
+    """The card of the same rank in the other suit of its colour.
+
+    >>> twin_of("JC"), twin_of("TH")
+    ('JS', 'TD')
+    """
+    parsed = Card.parse(card)
+    return f"{card[0]}{parsed.suit.same_colour.value}"
+
+
+@dataclass(frozen=True)
+class TwinQuestion:
+    """Is ``seat``'s card in ``trick`` (1 = the hand's first) the ``card`` the record holds,
+    or its same-colour ``twin``? The renege flagged in the hand vanishes if it is the twin."""
+
+    trick: int
+    seat: str
+    card: str
+    twin: str
+
+    def __str__(self) -> str:
+        return f"trick {self.trick} {self.seat}: {self.card} or {self.twin}?"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"trick": self.trick, "seat": self.seat, "card": self.card, "twin": self.twin}
+
+
+def renege_questions(profile: str, dealer: str, turn_up: str | None,
+                     bids: Sequence[dict[str, Any]], plays: Sequence[tuple[str, str]], *,
+                     settled: Collection[tuple[int, str]] = (),
+                     pack: Collection[str] | None = None,
+                     renege_choice: str | None = None) -> list[TwinQuestion]:
+    """The questions to put to the players before a renege in this hand is flagged, in
+    the order to ask them (the trick's lead, the seat's card there, the card that proves
+    it); [] when the hand shows no renege or every card it hangs on is beyond doubt."""
+    view = referee.replay(profile, dealer, turn_up, bids, plays, renege_choice)
+    state = view.state
+    if not isinstance(state, HandState) or not state.reneges:
+        return []
+    questions: list[TwinQuestion] = []
+    for proof in state.reneges:
+        verdict = (str(proof.seat), proof.trick)
+        for trick, seat in _hinges(view, proof.seat.value, proof.trick, proof.proven_at):
+            if (trick, seat) in settled or any((q.trick, q.seat) == (trick, seat)
+                                               for q in questions):
+                continue
+            card = (dict(view.tricks[trick - 1].cards).get(seat)
+                    if 1 <= trick <= len(view.tricks) else None)
+            if card is None or (seat, card) not in plays:
+                continue
+            index = list(plays).index((seat, card))  # (not counting plays refused)
+            twin = twin_of(card)
+            if pack is not None and twin not in pack:
+                continue
+            changed = list(plays)
+            changed[index] = (seat, twin)
+            trial = referee.replay(profile, dealer, turn_up, bids, changed, renege_choice)
+            if trial.problem and trial.problem != view.problem:
+                continue  # the twin is elsewhere in the hand, or the turn-up
+            after = trial.state
+            if isinstance(after, HandState) and verdict in {
+                    (str(p.seat), p.trick) for p in after.reneges}:
+                continue  # the verdict stands either way: nothing to ask
+            questions.append(TwinQuestion(trick, seat, card, twin))
+    return questions
+
+
+def _hinges(view: referee.HandView, seat: str, trick: int, proven_at: int
+            ) -> list[tuple[int, str]]:
+    """(trick, seat) of the cards a renege verdict hangs on: the lead of the trick where
+    ``seat`` failed to follow, its card there, and its card that proves the renege."""
+    out: list[tuple[int, str]] = []
+    if 1 <= trick <= len(view.tricks) and view.tricks[trick - 1].cards:
+        out.append((trick, view.tricks[trick - 1].cards[0][0]))
+    out += [(trick, seat), (proven_at, seat)]
+    return list(dict.fromkeys(out))
+
+
+__all__ = ["TwinQuestion", "renege_questions", "twin_of"]

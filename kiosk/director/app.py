@@ -34,6 +34,7 @@ from kiosk.director.limits import ClientConnections
 from kiosk.director.live import Changes, StreamSlots
 from kiosk.director.sessions import Session, Sessions
 from kiosk.director.text import clean
+from kiosk.director.timing import Timings
 from kiosk.director.tournament import Director
 from kiosk.director.web import Request, Response, error_json, html_response, lan_address, redirect
 
@@ -65,6 +66,8 @@ class App:
     changes: Changes = field(default_factory=Changes)
     streams: StreamSlots = field(default_factory=StreamSlots)
     connections: ClientConnections = field(default_factory=ClientConnections)
+    #: how long the server took to answer, by kind of request (GET /timings.json)
+    timings: Timings = field(default_factory=Timings)
     sessions: Sessions = field(init=False)
     decks: Decks = field(init=False)
 

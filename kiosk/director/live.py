@@ -15,7 +15,7 @@ import contextlib
 import threading
 from collections.abc import AsyncIterator, Callable
 
-from starlette.concurrency import run_in_threadpool
+from kiosk.director.workers import in_worker
 
 HEARTBEAT = 15.0
 #: a stream ends after this long and the browser opens a new one (EventSource does so by
@@ -119,7 +119,7 @@ async def event_stream(
     yield "retry: 2000\n\n"
     while not changes.closing:
         seen = changes.tick  # before the read: a commit after it wakes the wait below
-        now = await run_in_threadpool(version)
+        now = await in_worker(version)
         if now != last:
             last = now
             yield f"event: change\nid: {now}\ndata: {now}\n\n"

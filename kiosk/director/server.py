@@ -20,11 +20,13 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
+from typing import Any
 
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -38,20 +40,29 @@ MAX_CONNECTIONS = 4000
 HEAD_SECONDS = 10.0
 KEEP_ALIVE_SECONDS = 5
 MAX_HEAD = 32 * 1024
-#: worker threads for the views (SQLite reads, waiting on the writer's commit)
-WORKER_THREADS = 64
 
 
-class GuardedH11Protocol(H11Protocol):
-    """h11 with a deadline for the request head (a half-sent head is closed, not kept)
-    and a share of connections per client address (`clients`, one per director)."""
+HEAD_TOO_LARGE = (b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\n"
+                  b"connection: close\r\n\r\n")
+
+
+class Guarded:
+    """What the director adds to uvicorn's HTTP protocols: a deadline for the request
+    head (a half-sent head is closed, not kept), a bound on its size, and a share of
+    connections per client address (`clients`, one per director)."""
 
     clients: ClientConnections = ClientConnections()
     _head_timer: asyncio.TimerHandle | None = None
+    _head_bytes = 0
     _counted: str | None = None
+    # (uvicorn's protocols have these)
+    cycle: Any
+    client: tuple[str, int] | None
+    loop: asyncio.AbstractEventLoop
+    transport: asyncio.Transport
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
+    def connection_made(self, transport: asyncio.Transport) -> None:
+        super().connection_made(transport)  # type: ignore[misc]
         peer = self.client[0] if self.client else ""
         if not self.clients.open(peer):
             transport.write(TOO_MANY)
@@ -63,19 +74,26 @@ class GuardedH11Protocol(H11Protocol):
     def data_received(self, data: bytes) -> None:
         if self._counted is None:  # refused: closing
             return
-        if self.cycle is None or self.cycle.response_complete:
+        waiting = self.cycle is None or self.cycle.response_complete
+        if waiting:
             self._arm()
         before = self.cycle
-        super().data_received(data)
+        super().data_received(data)  # type: ignore[misc]
         if self.cycle is not before:  # a whole head arrived: its request is under way
             self._disarm()
+            self._head_bytes = 0
+        elif waiting:  # still no whole head: it may not grow past MAX_HEAD
+            self._head_bytes += len(data)
+            if self._head_bytes > MAX_HEAD and not self.transport.is_closing():
+                self.transport.write(HEAD_TOO_LARGE)
+                self.transport.close()
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self._counted is not None:
             self.clients.close(self._counted)
             self._counted = None
         self._disarm()
-        super().connection_lost(exc)
+        super().connection_lost(exc)  # type: ignore[misc]
 
     def _arm(self) -> None:
         if self._head_timer is None:
@@ -94,11 +112,31 @@ class GuardedH11Protocol(H11Protocol):
             self.transport.close()
 
 
+class GuardedH11Protocol(Guarded, H11Protocol):  # type: ignore[misc]
+    """h11 (pure Python): the parser used where httptools is not installed."""
+
+
+@functools.cache
+def protocol_class() -> type[Guarded]:
+    """httptools (llhttp, in C) where it is installed, else h11 (pure Python): the profile
+    of 2,000 kiosks posting at once put h11's parsing among the event loop's largest
+    costs (docs/director-stack.md)."""
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    except ImportError:
+        return GuardedH11Protocol
+
+    class GuardedHttpToolsProtocol(Guarded, HttpToolsProtocol):  # type: ignore[misc]
+        """httptools with the director's guards."""
+
+    return GuardedHttpToolsProtocol
+
+
 def config(app: App, verbose: bool = False,
            certificate: Certificate | None = None) -> uvicorn.Config:
     """uvicorn's settings for the director (the socket is bound by the caller); with a
     `certificate`, for its TLS listener."""
-    protocol = type("DirectorH11Protocol", (GuardedH11Protocol,), {"clients": app.connections})
+    protocol = type("DirectorProtocol", (protocol_class(),), {"clients": app.connections})
     return uvicorn.Config(
         asgi(app),
         http=protocol,
@@ -172,9 +210,6 @@ class Server(uvicorn.Server):
             self.secure.should_exit = True
 
     async def serve(self, sockets: list[socket.socket] | None = None) -> None:
-        from anyio import to_thread
-
-        to_thread.current_default_thread_limiter().total_tokens = WORKER_THREADS
         if self.secure is None:
             await super().serve(sockets)
             return

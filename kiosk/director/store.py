@@ -17,6 +17,7 @@ from __future__ import annotations
 import queue
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
@@ -195,8 +196,29 @@ ADDED_COLUMNS = [
     ("director_call", "note", "TEXT NOT NULL DEFAULT ''"),
 ]
 
-#: a write job and the future its caller waits on
-_Job = tuple[Callable[[sqlite3.Connection], Any], "Future[Any]"]
+#: a write job, the future its caller waits on, and when it was queued
+_Job = tuple[Callable[[sqlite3.Connection], Any], "Future[Any]", float]
+
+
+class WriterStats:
+    """Where the writer's time goes: waiting in the queue, running jobs, committing
+    (the fsync). Written by the writer thread only; read by the timings page."""
+
+    def __init__(self) -> None:
+        self.batches = self.jobs = 0
+        self.queued = self.running = self.committing = 0.0
+        self.largest = 0
+
+    def report(self) -> dict[str, float]:
+        jobs, batches = max(1, self.jobs), max(1, self.batches)
+        return {
+            "batches": self.batches,
+            "jobs": self.jobs,
+            "largest_batch": self.largest,
+            "mean_queue_ms": round(self.queued / jobs * 1000, 2),
+            "mean_job_ms": round(self.running / jobs * 1000, 2),
+            "mean_commit_ms": round(self.committing / batches * 1000, 2),
+        }
 
 
 class Database:
@@ -227,6 +249,7 @@ class Database:
         self.listeners: list[Callable[[], None]] = []
         self._readers: queue.SimpleQueue[sqlite3.Connection] = queue.SimpleQueue()
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()  # None: stop
+        self.stats = WriterStats()
         self._closed = False
         self._thread = threading.Thread(target=self._write_loop, name="db-writer", daemon=True)
         self._thread.start()
@@ -252,7 +275,7 @@ class Database:
         if self._closed:
             raise RuntimeError("database is closed")
         future: Future[T] = Future()
-        self._jobs.put((job, future))
+        self._jobs.put((job, future, time.perf_counter()))
         value = future.result()
         for listener in list(self.listeners):
             listener()
@@ -274,15 +297,20 @@ class Database:
                     self._jobs.put(None)  # stop after this batch
                     break
                 batch.append(item)
-            self._run_batch(conn, batch)
+            self._run_batch(conn, batch, self.stats)
         conn.close()
 
     @staticmethod
-    def _run_batch(conn: sqlite3.Connection, batch: list[_Job]) -> None:
+    def _run_batch(conn: sqlite3.Connection, batch: list[_Job], stats: WriterStats) -> None:
         outcomes: list[tuple[Future[Any], BaseException | None, Any]] = []
+        began = time.perf_counter()
+        stats.batches += 1
+        stats.jobs += len(batch)
+        stats.largest = max(stats.largest, len(batch))
+        stats.queued += sum(began - queued for _job, _future, queued in batch)
         try:
             conn.execute("BEGIN IMMEDIATE")
-            for job, future in batch:
+            for job, future, _queued in batch:
                 conn.execute("SAVEPOINT job")
                 try:
                     value = job(conn)
@@ -293,11 +321,14 @@ class Database:
                 else:
                     conn.execute("RELEASE job")
                     outcomes.append((future, None, value))
+            ran = time.perf_counter()
             conn.execute("COMMIT")
+            stats.running += ran - began
+            stats.committing += time.perf_counter() - ran
         except BaseException as problem:  # the commit failed: nobody is acknowledged
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
-            for _job, future in batch:
+            for _job, future, _queued in batch:
                 future.set_exception(problem)
             return
         for future, failure, value in outcomes:

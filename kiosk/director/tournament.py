@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Mapping
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import asdict
 from typing import Any
 
@@ -74,6 +76,13 @@ class Director:
         self.db = db
         self.secret, self.pin = db.write(self._init_meta)
         self.throttle = auth.Throttle()
+        # Paired kiosks' tokens (hash -> table), all read at once, so a post needs no read
+        # to be let in and a wrong token costs none; forgotten around every write that
+        # pairs, revokes or sets up (`_tokens_change`).
+        self._tokens: dict[str, int] = {}
+        self._tokens_complete = False  # every paired table's token is in _tokens
+        self._tokens_generation = 0
+        self._tokens_lock = threading.Lock()
 
     @staticmethod
     def _init_meta(conn: sqlite3.Connection) -> tuple[str, str]:
@@ -101,7 +110,8 @@ class Director:
     def setup(self, form: Mapping[str, str], who: str = "Director") -> Settings:
         """Create (or, before any result, replace) the tournament from the set-up form."""
         plan = plan_setup(form)
-        self.db.write(lambda conn: _apply_setup(conn, plan, who))
+        with self._tokens_change():
+            self.db.write(lambda conn: _apply_setup(conn, plan, who))
         return plan.settings
 
     # -- pairing -----------------------------------------------------------
@@ -127,7 +137,8 @@ class Director:
             _audit(conn, f"table {row[0]} kiosk", "pair", f"Table {row[0]} paired from {remote}")
             return int(row[0])
 
-        table = self.db.write(job) if wanted else None
+        with self._tokens_change():
+            table = self.db.write(job) if wanted else None
         if table is None:
             self.throttle.failed(remote)
             raise DirectorError("that code is not right, or it was already used")
@@ -136,12 +147,35 @@ class Director:
     def authenticate(self, token: str) -> int | None:
         """The table a bearer token belongs to, or None."""
         digest = auth.token_hash(token)
-        row = self.db.read(
+        with self._tokens_lock:
+            if self._tokens_complete:
+                return self._tokens.get(digest)
+            generation = self._tokens_generation
+        rows = self.db.read(
             lambda c: c.execute(
-                "SELECT table_no FROM kiosk_table WHERE token_hash = ?", (digest,)
-            ).fetchone()
+                "SELECT token_hash, table_no FROM kiosk_table WHERE token_hash IS NOT NULL"
+            ).fetchall()
         )
-        return None if row is None else int(row[0])
+        paired = {str(r[0]): int(r[1]) for r in rows}
+        with self._tokens_lock:
+            if generation == self._tokens_generation:  # no pairing changed meanwhile
+                self._tokens, self._tokens_complete = paired, True
+        return paired.get(digest)
+
+    @contextmanager
+    def _tokens_change(self) -> Iterator[None]:
+        """Around a write that changes who is paired: the kept tokens are forgotten before
+        (no read begun earlier may keep one) and after (none read meanwhile stays)."""
+        self._forget_tokens()
+        try:
+            yield
+        finally:
+            self._forget_tokens()
+
+    def _forget_tokens(self) -> None:
+        with self._tokens_lock:
+            self._tokens_generation += 1
+            self._tokens, self._tokens_complete = {}, False
 
     def revoke(self, table: int, who: str, why: str = "") -> str:
         """Cut a table's kiosk off and issue a fresh pairing code; return the code."""
@@ -157,7 +191,8 @@ class Director:
                 raise DirectorError(f"there is no table {table}")
             _audit(conn, who, "revoke", f"Table {table}: kiosk cut off, new pairing code", why)
 
-        self.db.write(job)
+        with self._tokens_change():
+            self.db.write(job)
         return code
 
     def tables(self) -> list[dict[str, Any]]:

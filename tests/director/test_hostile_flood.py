@@ -92,6 +92,22 @@ def test_half_sent_requests_from_one_device_leave_room_for_everyone(
     assert time.monotonic() - began < 20
 
 
+def test_a_head_that_never_ends_is_cut_at_its_limit(client: Client) -> None:
+    s = socket.create_connection(head_of(client.url), timeout=5, source_address=(ATTACKER, 0))
+    try:
+        s.sendall(b"GET /sheet HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        for k in range(server.MAX_HEAD // 100 + 10):
+            try:
+                s.sendall(b"X-Pad-%05d: " % k + b"y" * 86 + b"\r\n")
+            except OSError:
+                break  # cut off
+        answer = s.recv(4096)
+        assert answer.startswith((b"HTTP/1.1 431", b"HTTP/1.1 400")) or answer == b""
+    finally:
+        s.close()
+    assert client.get("/api/v1/health").status == 200
+
+
 def open_stream(url: str, forwarded: str) -> tuple[socket.socket, bytes]:
     """A raw /events request as the device `forwarded` (test server only); its first bytes."""
     s = socket.create_connection(head_of(url), timeout=5)

@@ -28,6 +28,18 @@ def health(app: App, request: Request) -> Response:
     )
 
 
+def timings(app: App, request: Request) -> Response:
+    """The server's own answer times by kind of request (?since=<Unix time>), and its
+    SQLite writer's: what a load test compares with what its clients saw."""
+    since = request.query.get("since", "")
+    try:
+        start = float(since) if since else 0.0
+    except ValueError:
+        start = 0.0
+    return json_response({"requests": app.timings.report(start),
+                          "writer": app.director.db.stats.report()})
+
+
 def pair(app: App, request: Request) -> Response:
     """{"code": "K7P2QX"} -> {"table": 3, "token": "..."}: the code works once."""
     try:

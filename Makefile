@@ -33,7 +33,7 @@ run: setup
 
 lint: setup-dev
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict kiosk
+	$(BIN)/mypy --strict kiosk devtools
 
 # two workers, each test module kept on one of them (tests/conftest.py)
 test: lint

@@ -10,7 +10,7 @@ required): an unplayed card of another suit is put there and the contract is
 written as named in round two; give ``--turn-up`` when it is known.
 
 ``--detector oracle`` reads the boxes of the ground truth written beside a
-rendered video (``VIDEO.truth.json``, see ``kiosk render-hand``) with a
+rendered video (``VIDEO.truth.json``, see ``python -m devtools render-hand``) with a
 detector's usual failures injected: for trying the reader without a trained
 model. ``--detections FILE`` reads a recorded detection stream instead of
 running any detector.

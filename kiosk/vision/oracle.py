@@ -1,7 +1,7 @@
 """A stand-in detector with known failure rates: ground-truth boxes plus injected noise.
 
 Why: the trained detector is still weak, and the reader must be judged on its
-own. A rendered hand (``kiosk render-hand``) writes beside the video the
+own. A rendered hand (``python -m devtools render-hand``) writes beside the video the
 corner boxes a perfect detector would report per frame (hidden and glared
 corners left out); this oracle reports them with the failures a real one has:
 boxes and whole frames missed, jitter, false boxes of random names, a suit

@@ -33,7 +33,7 @@ def test_no_display_on_linux_is_screenless_but_a_pi_or_a_desktop_is_not() -> Non
 def test_make_run_without_a_screen_plays_the_demo_to_the_end_and_stops(
         tmp_path: Path) -> None:
     done = subprocess.run([*KIOSK, "run", "--demo-pace", "0.1"], cwd=tmp_path,
-                          env=_env(tmp_path), capture_output=True, text=True, timeout=180)
+                          env=_env(tmp_path), capture_output=True, text=True, timeout=600)
     out = done.stdout
     assert done.returncode == 0, done.stderr[-2000:]
     lines = out.splitlines()

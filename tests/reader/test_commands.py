@@ -1,4 +1,4 @@
-"""`kiosk read-video`, `kiosk render-hand` and `kiosk mat` as a user runs them."""
+"""`kiosk read-video` and `kiosk mat` as a user runs them."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """`kiosk read-video --dealer` reads the turn-up off the dealer's kitty: a hand rendered
-with its kitty (`kiosk render-hand --kitty`) read with the oracle detector gives the
-record the turn-up that lay there, where without the dealer it can only be guessed.
+with its kitty (`python -m devtools render-hand --kitty`) read with the oracle detector
+gives the record the turn-up that lay there, where without the dealer it can only be
+guessed.
 
 Rendering needs the card art; without it this test is skipped.
 """
@@ -19,15 +20,21 @@ from datasets.cards_art import card_art_installed
 pytestmark = pytest.mark.skipif(not card_art_installed(), reason="card art not installed")
 
 
-def kiosk(*args: str) -> dict[str, object]:
-    done = subprocess.run([sys.executable, "-m", "kiosk", *args], capture_output=True,
-                          text=True, check=True)
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def kiosk(*args: str, package: str = "kiosk") -> dict[str, object]:
+    """A command's JSON answer: ``kiosk``'s, or the development tools' (``devtools``,
+    run from the checkout's root as they are)."""
+    done = subprocess.run([sys.executable, "-m", package, *args], capture_output=True,
+                          text=True, check=True, cwd=ROOT)
     return dict(json.loads(done.stdout))
 
 
 def test_read_video_takes_the_turn_up_from_the_dealers_kitty(tmp_path: Path) -> None:
     video = tmp_path / "hand.mp4"
-    kiosk("render-hand", "--seed", "30003", "--kitty", "--fps", "6", "-o", str(video))
+    kiosk("render-hand", "--seed", "30003", "--kitty", "--fps", "6", "-o", str(video),
+          package="devtools")
     truth = json.loads(video.with_name("hand.truth.json").read_text(encoding="utf-8"))
     record = truth["record"]
     contract = ["--detector", "oracle", "--trump", truth["trump"],

@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 handvideo = pytest.importorskip("datasets.handvideo")
 from datasets.cards_art import card_art_installed  # noqa: E402
+from devtools.__main__ import main as devtools  # noqa: E402
 
 RECORD = {
     "dealer": "N", "turn_up": "9H",
@@ -36,8 +37,8 @@ def test_render_and_read_a_clip_through_the_mat(tmp_path, capsys) -> None:
     record = tmp_path / "hand.json"
     record.write_text(json.dumps(RECORD))
     video = tmp_path / "hand.avi"
-    assert main(["render-hand", str(record), "-o", str(video), "--view", "tablet", "--mat",
-                 "--fps", "8", "--seed", "3", "--calm"]) == 0
+    assert devtools(["render-hand", str(record), "-o", str(video), "--view", "tablet",
+                     "--mat", "--fps", "8", "--seed", "3", "--calm"]) == 0
     rendered = json.loads(capsys.readouterr().out)
     truth = json.loads(Path(rendered["truth"]).read_text())
     assert truth["record"]["tricks"] == RECORD["tricks"] and len(truth["plays"]) == 8
@@ -99,3 +100,14 @@ def test_rendered_hands_use_decks_with_court_ranks() -> None:
     scene = handvideo.script_hand(RECORD, rng, handvideo.Tricks(0, 0, 0, 0))
     dealt = {handvideo.SceneRenderer(scene, "overhead", seed=s).deck for s in range(40)}
     assert dealt <= set(cards_art.table_decks()) and len(dealt) > 3
+
+
+def test_the_renderer_is_a_development_tool_that_says_bad_input_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m devtools render-hand``, not ``kiosk render-hand``: the renderer needs
+    the training package, which an installed kiosk does not carry."""
+    assert main(["render-hand", "-o", str(tmp_path / "hand.mp4")]) == 2
+    assert "unknown command 'render-hand'" in capsys.readouterr().err
+    assert devtools(["render-hand", "-o", str(tmp_path / "hand.txt")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == "python -m devtools render-hand: the video must end in .mp4 or .avi"

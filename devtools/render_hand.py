@@ -1,22 +1,19 @@
-"""`kiosk render-hand [RECORD] -o VIDEO`: render a video of a hand record being played.
+"""`python -m devtools render-hand [RECORD] -o VIDEO`: render a video of a hand record
+being played.
 
-The renderer is training and test tooling (``datasets/handvideo.py``, which
-reuses the detector's card art and scene code), so this command works in a
-source checkout, not in an installed kiosk. It writes the video and, beside
-it, ``VIDEO.truth.json``: the record, when each card came to rest, when each
-trick was turned, the corner boxes visible in every frame, the true table
-corners. Same record and seed, same video.
+A development tool, not the kiosk's: the renderer (``datasets/handvideo.py``, which
+reuses the detector's card art and scene code) is training and test tooling, found
+beside this package in a source checkout. It writes the video and, beside it,
+``VIDEO.truth.json``: the record, when each card came to rest, when each trick was
+turned, the corner boxes visible in every frame, the true table corners. Same record
+and seed, same video.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 from kiosk.cli import UsageError
 
@@ -39,37 +36,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "it is ordered up or turned down")
 
 
-#: the training package in a source checkout, beside the kiosk package
-DATASETS = Path(__file__).resolve().parents[2] / "datasets"
-
-
-def _renderer() -> ModuleType:
-    """The hand renderer (``datasets.handvideo``), from the source checkout.
-
-    The training package is not installed with the kiosk (the wheel leaves it out, and a
-    top-level ``datasets`` in site-packages would stand in Hugging Face's place), so where
-    ``datasets`` is not importable already it is loaded from the checkout by its own file,
-    the standard library's way, rather than by putting the checkout on ``sys.path``."""
-    try:
-        from datasets import handvideo
-    except ImportError:
-        if not (DATASETS / "handvideo.py").is_file():
-            raise UsageError("render-hand needs the source checkout (datasets/handvideo.py)"
-                             ) from None
-        spec = importlib.util.spec_from_file_location(
-            "datasets", DATASETS / "__init__.py", submodule_search_locations=[str(DATASETS)])
-        assert spec is not None and spec.loader is not None
-        package = importlib.util.module_from_spec(spec)
-        sys.modules["datasets"] = package
-        spec.loader.exec_module(package)
-        handvideo = importlib.import_module("datasets.handvideo")
-    return handvideo
-
-
 def run(args: argparse.Namespace) -> int:
     import numpy as np
 
-    hv = _renderer()
+    from datasets import handvideo as hv
+
     out = Path(args.output)
     if out.suffix.lower() not in (".mp4", ".avi"):
         raise UsageError("the video must end in .mp4 or .avi")

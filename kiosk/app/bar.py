@@ -88,8 +88,16 @@ def holds_bar(width_px: float, height_px: float) -> bool:
 
 
 def set_window(width_px: float, height_px: float) -> None:
-    """Choose the arrangement for this window (before any screen is built)."""
-    global PORTRAIT, SHORT
+    """Choose the arrangement for this window (before any screen is built). A 7-inch
+    screen keeps the bar itself (12 mm targets, 4 mm capitals, 2.5 mm between targets)
+    and gives up the comfort above it: controls 12.5 mm tall, 2 mm margins, headings at
+    5 mm."""
+    global PORTRAIT, SHORT, BUTTON, FIELD, LARGE_BUTTON, PAD, TITLE
     w, h = window_mm(width_px, height_px)
     PORTRAIT = h > w
     SHORT = not PORTRAIT and h < 110
+    if SHORT or PORTRAIT:
+        BUTTON = FIELD = mm(12.5)
+        LARGE_BUTTON = mm(13.5)
+        PAD = mm(2)
+        TITLE = HEADING

@@ -230,7 +230,7 @@ class DeckSetup:
         if not self.available:
             return ""
         if deck is None:
-            return "No deck profile yet: the card networks read alone."
+            return "This deck is not learnt yet."
         if self.source == DIRECTOR:
             return f"Handed out by the director: {self.source_name or deck.deck}."
         if self.source == TABLE:
@@ -252,14 +252,40 @@ class DeckSetup:
             status = ("Lay the 24 cards and the two fives face up, each in its place as "
                       "drawn, then tap 'Read the cards'.")
         else:
-            status, complete = pack_sentence(self.readings)
-            status += (" Tap 'Learn this deck'." if complete else
-                       " Put it right and tap 'Read the cards' again, or learn from the "
-                       "cards that are right.")
-        can_learn = (any(r.photo.labels for r in self.readings) and self.available
-                     and not self.learning)
+            status = pack_words(places, pack_sentence(self.readings))
+        seen = sum(1 for p in places if p.state == SEEN)
+        # learning helps only from a pack mostly read right: a few cards teach it nothing
+        can_learn = (seen >= LEARN_FROM * len(places) and self.available
+                     and any(r.photo.labels for r in self.readings) and not self.learning)
         can_read = self.frame is not None and self.available and not self.learning
         return DeckView(status, self.advice, places, can_read, can_learn, self.in_use())
+
+
+#: the share of the pack's places read right before learning is offered
+LEARN_FROM = 0.75
+
+
+def pack_words(places: tuple[PlaceView, ...], sentence: tuple[str, bool]) -> str:
+    """What a read of the pack found, short: the picture shows each place green (right)
+    or red (missing, or another card). The reader's own sentence (`sentence`: its words
+    and whether the pack is complete) names one or two cards to put right; more are
+    left to the picture, never listed in a paragraph.
+
+    >>> pack_words((PlaceView((0, 0, 1, 1), "King of diamonds", MISSING),) * 3,
+    ...            ("0 of 26 cards seen. ...", False))[:60]
+    '0 of 3 cards read right: the red places on the picture are m'
+    """
+    words, complete = sentence
+    if complete:
+        return f"{words} Tap 'Learn this deck'."
+    problems = sum(1 for p in places if p.state in (MISSING, WRONG))
+    seen = sum(1 for p in places if p.state == SEEN)
+    if problems <= 2:
+        detail = words.split(": ", 1)[-1].rstrip(".")  # the reader's list of what is wrong
+        return (f"{seen} of {len(places)} cards seen: {detail}. Put it right, then tap "
+                "'Read the cards'.")
+    return (f"{seen} of {len(places)} cards read right: the red places on the picture are "
+            "missing or hold another card. Put them right and tap 'Read the cards' again.")
 
 
 def _place_view(reading: Any, read: bool) -> PlaceView:

@@ -117,6 +117,9 @@ class KioskApp(App):
         if not bar.holds_bar(width, height):
             return too_small(width, height)
         bar.set_window(width, height)
+        from kiosk.app.keyboard import KioskKeyboard
+
+        Window.set_vkeyboard_class(KioskKeyboard)  # keys at the bar, if one is docked
         manager = ScreenManager(transition=NoTransition())
         for name, cls in SCREENS.items():
             screen = cls(name=name)

@@ -248,10 +248,12 @@ class TablePresenter(DirectorLink):
         them (the director's sheet and the kiosk's result would disagree)."""
         return self.paired()
 
-    def rules_words(self) -> str:
+    def rules_words(self, short: bool = False) -> str:
         """The rules as the set-up screen's button says them: 'Alberta 55+: first to 10,
-        25 minutes'."""
+        25 minutes' (short, on a small screen: 'first to 10')."""
         s = self.session.setup or default_setup()
+        if short:
+            return f"first to {s.points_to_win}"
         limit = f"{s.minutes} minutes" if s.minutes else "no time limit"
         return f"{referee.profile_info(s.profile).name}: first to {s.points_to_win}, {limit}"
 
@@ -281,7 +283,14 @@ class TablePresenter(DirectorLink):
         options = session.bid_options()
         buttons = tuple(ButtonView(o.label, o.allowed, o.reason, i) for i, o in enumerate(options))
         history = tuple(words.bid_words(b) for b in hand.bids)
-        explain = " ".join(dict.fromkeys(o.reason for o in options if not o.allowed and o.reason))
+        # the reasons, each once; a shared screen says whose side, never 'your side'
+        side = self.teams()[str(Seat.parse(view.to_bid).team)] if view.to_bid else ""
+        reasons = [o.reason.replace("Your side", side).replace("your side", side)
+                   for o in options if not o.allowed and o.reason]
+        explain = " ".join(dict.fromkeys(reasons))
+        hint = view.hint
+        if hint and hint.split(" were ")[0] in explain:
+            hint = ""  # the reason already says it (the suit turned down)
         to_bid = seat_name(view.to_bid)
         if view.bidding_round == 1 and view.turn_up is None:
             title = "Tap the turn-up card below"
@@ -292,7 +301,7 @@ class TablePresenter(DirectorLink):
             turn_up=view.turn_up,
             turn_up_words=card_words(view.turn_up) if view.turn_up else "not seen yet",
             round=view.bidding_round, buttons=buttons, history=history, explain=explain,
-            hint=view.hint, teams=self.teams(), scores=session.scores,
+            hint=hint, teams=self.teams(), scores=session.scores,
             undo=words.undo_words(session.last_step()),
             director_called=hand.director_called,
             turn_up_note=self._turn_up_note(),
@@ -372,7 +381,14 @@ class TablePresenter(DirectorLink):
                         undo=words.undo_words(session.last_step()),
                         recalibrate=any(n.kind == "camera_moved" for n in fresh),
                         current_trick=self._trick_to_tap(view, won_by),
-                        ask=self._suggestion_words(), camera_note=self.camera_note())
+                        ask=self._suggestion_words(), camera_note=self.camera_note(),
+                        ask_note=self._ask_note())
+
+    def _ask_note(self) -> str:
+        hand = self.session.hand
+        if hand is None or hand.suggestion is None:
+            return ""
+        return f"Check trick {hand.suggestion.trick}: tap 'Check the card'."
 
     @staticmethod
     def _trick_to_tap(view: referee.HandView, won_by: str) -> int:
@@ -410,9 +426,9 @@ class TablePresenter(DirectorLink):
             return ""
         quiet = (time.monotonic() if now is None else now) - self.frame_at
         if self.feed_ended or quiet >= self.CAMERA_QUIET_S:
-            what = "The video has ended" if self.feed_ended else "The camera has stopped"
-            return (f"{what}: no cards are read. Tap each seat's place on the table to "
-                    "enter the card played there.")
+            # short: it shares a small screen's message box
+            what = "Video ended" if self.feed_ended else "No camera"
+            return f"{what}: tap a seat to enter its card."
         return ""
 
     # --------------------------------------------------------------- renege
@@ -635,18 +651,24 @@ class TablePresenter(DirectorLink):
         """The players' answer to a finished trick's change: yes makes it (Undo can take it
         back), no leaves the trick as it was."""
         pending, self.pending_fix = self.pending_fix, None
+        hand = self.session.hand
+        s = hand.suggestion if hand is not None else None
+        asked = pending is not None and s is not None and pending == (s.trick, s.seat, s.card)
         if not yes or pending is None:
             self.selected = None
-            hand = self.session.hand
-            s = hand.suggestion if hand is not None else None
-            if pending is not None and s is not None and pending == (s.trick, s.seat, s.card):
-                return self.keep_card() and False  # the camera is not asked again
+            if asked:  # the camera is not asked again; back to the game
+                ok = self.keep_card()
+                if ok:
+                    self.open(None)
+                return False
             self._changed()
             return False
         trick, seat, card = pending
         ok = self._do(lambda: self.session.correct(trick, seat, card, confirmed=True))
         if ok:
             self.selected = None
+            if asked:
+                self.open(None)  # the camera's question answered: back to the game
             self._changed()
         return ok
 

@@ -82,6 +82,9 @@ class LiveView:
     recalibrate: bool = False  # the camera moved: the way to the camera set-up is shown
     #: the camera's second thought about a finished trick's card, put to the players
     ask: str = ""
+    #: the same, short enough for the live screen's message box (the question in full is
+    #: on the correction screen, a tap away)
+    ask_note: str = ""
     #: the camera sends no picture (stopped, or the video ended): said, with what to do
     camera_note: str = ""
 

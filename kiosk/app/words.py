@@ -167,9 +167,9 @@ def fix_words(preview: FixPreview) -> str:
 
 
 def undo_fix_words(trick: int, seat: str, was: str) -> str:
-    """The Undo button after a fix: 'Undo the change to trick 1' (the log beside it
-    says which card it was)."""
-    return f"Undo the change to trick {trick}"
+    """The Undo button after a fix of a finished trick's card: short, to fit a small
+    screen's column (the correction screen's log says which card it was)."""
+    return "Undo the change"
 
 
 __all__ = ["SIDE_NAMES", "SUIT_NAMES", "SEAT_NAMES", "card_label", "card_words", "plain"]

@@ -58,7 +58,7 @@ def test_a_finished_tricks_card_is_changed_only_after_a_yes_and_can_be_undone(
     assert hand is not None and hand.plays[3] == ("N", "QS")
     assert p.confirm_fix(True)
     assert hand.plays[3] == ("N", "TH") and p.live_view().won_by == "Trick 1 to North"
-    assert p.correction_view().undo == "Undo the change to trick 1"
+    assert p.correction_view().undo == "Undo the change"
     assert p.undo_fix() and hand.plays[3] == ("N", "QS")
     assert p.correction_view().undo == ""
     p.select_slot(1, "N")
@@ -87,9 +87,10 @@ def test_a_camera_that_stops_is_said_within_seconds(tmp_path: Path) -> None:
     p.camera = True
     p.frame_seen(100.0)
     assert p.camera_note(now=102.0) == ""
-    assert p.camera_note(now=100.0 + p.CAMERA_QUIET_S).startswith("The camera has stopped")
+    assert p.camera_note(now=100.0 + p.CAMERA_QUIET_S) == (
+        "No camera: tap a seat to enter its card.")
     p.feed_ended = True
-    assert "Tap each seat's place" in p.camera_note(now=100.5)
+    assert p.camera_note(now=100.5) == "Video ended: tap a seat to enter its card."
 
 
 def test_a_paired_kiosk_keeps_the_rules_the_director_set(tmp_path: Path) -> None:

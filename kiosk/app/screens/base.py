@@ -7,6 +7,8 @@ from typing import Any
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
+from kiosk.app import bar
+
 
 class KioskScreen(Screen):
     """A screen shows the presenter's view and sends taps back; nothing more."""
@@ -51,6 +53,32 @@ class PictureScreen(KioskScreen):
     def on_kv_post(self, *_args: Any) -> None:
         self.ids.area.bind(pos=self._draw, size=self._draw)
         self.ids.picture.bind(norm_image_size=self._draw)
+        if bar.SHORT:
+            self._beside_the_picture()
+
+    def _beside_the_picture(self) -> None:
+        """A short screen: the title and the words stand in a column beside the picture,
+        which keeps the height above the row of buttons."""
+        from kivy.uix.boxlayout import BoxLayout
+        from kivy.uix.widget import Widget
+
+        ids = self.ids
+        box = ids.frame_box
+        area = ids.area.__self__
+        words = [getattr(ids, n).__self__ for n in ("top", "status", "banner")]
+        buttons = ids.buttons.__self__
+        for part in (*words, area, buttons):
+            box.remove_widget(part)
+        rail = BoxLayout(orientation="vertical", spacing=bar.GAP, size_hint_x=1)
+        for part in words:
+            rail.add_widget(part)
+        rail.add_widget(Widget())
+        row = BoxLayout(spacing=bar.PAD)
+        row.add_widget(area)
+        row.add_widget(rail)
+        box.add_widget(row)
+        buttons.cols = len(buttons.children)
+        box.add_widget(buttons)
 
     def show_frame(self, frame: Any) -> None:
         """The camera's latest picture (BGR numpy), shown until the next."""

@@ -68,7 +68,7 @@ class LiveScreen(KioskScreen):
         self.ask = v.ask
         self._camera_note = v.camera_note
         # one message at a time, the most pressing first: the banner keeps its size
-        self.notices = v.camera_note or v.ask or (v.notices[-1] if v.notices else "")
+        self.notices = v.camera_note or v.ask_note or (v.notices[-1] if v.notices else "")
         # a camera that sends nothing shows the table's places to tap, not its last picture
         self.camera = v.camera and not v.camera_note
         self.director_called = v.director_called

@@ -4,16 +4,73 @@ on a screen of their own (chosen once, by the director or a captain)."""
 from __future__ import annotations
 
 from kivy.factory import Factory
-from kivy.properties import ListProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
 
+from kiosk.app import bar
 from kiosk.app.screens.base import KioskScreen
 from kiosk.app.widgets import load_kv
 
 
 class SetupScreen(KioskScreen):
     rules = StringProperty("")
+    rules_short = StringProperty("")
     pairing = StringProperty("")
+    pairing_short = StringProperty("")
     voice = StringProperty("")
+    #: a small screen shows one page: 'hub' (the buttons and the dealer) or 'teams' (the
+    #: names); a large one shows both as 'all'
+    compact = BooleanProperty(False)
+    page = StringProperty("all")
+
+    def on_kv_post(self, *_args: object) -> None:
+        self.compact = bar.SHORT or bar.PORTRAIT
+        ids = self.ids
+        # the widgets themselves (ids are weak): a part off the screen is kept alive here
+        self._parts = {name: getattr(ids, name).__self__
+                       for name in ("fields", "buttons", "dealers", "teams_done")}
+        for part in self._parts.values():
+            part.parent.remove_widget(part)
+        if bar.PORTRAIT:  # the round gets a row of its own
+            label, field = ids.round_label.__self__, ids.round.__self__
+            for widget in (label, field):
+                widget.parent.remove_widget(widget)
+            label.width = bar.mm(36)
+            fields = self._parts["fields"]
+            fields.add_widget(label, index=4)
+            fields.add_widget(field, index=4)
+        if not self.compact:
+            self._parts["buttons"].remove_widget(ids.teams_button)
+        self.turn("hub" if self.compact else "all")
+
+    def turn(self, page: str) -> None:
+        """Show a page of the set-up (a small screen's hub or names; a large one all)."""
+        self.page = page
+        body = self.ids.body
+        body.clear_widgets()
+        parts = self._parts
+        if page == "all":
+            row = BoxLayout(spacing=bar.PAD * 2)
+            fields, buttons = parts["fields"], parts["buttons"]
+            fields.size_hint_x, buttons.size_hint_x = 0.55, 0.45
+            for part in (fields, buttons):
+                if part.parent is not None:
+                    part.parent.remove_widget(part)
+                column = BoxLayout(orientation="vertical", size_hint_x=part.size_hint_x)
+                column.add_widget(part)
+                column.add_widget(Widget())
+                row.add_widget(column)
+            body.add_widget(row)
+            body.add_widget(parts["dealers"])
+        elif page == "teams":
+            body.add_widget(parts["fields"])
+            body.add_widget(Widget())
+            body.add_widget(parts["teams_done"])
+        else:
+            body.add_widget(parts["buttons"])
+            body.add_widget(Widget())
+            body.add_widget(parts["dealers"])
 
     def show(self) -> None:
         v = self.presenter.setup_view()
@@ -27,8 +84,11 @@ class SetupScreen(KioskScreen):
             ids.team_ns.text = v.team_ns
             ids.team_ew.text = v.team_ew
         self.rules = self.presenter.rules_words()
+        self.rules_short = self.presenter.rules_words(short=True)
         self.voice = self.presenter.voice.settings.words()
         self.pairing = v.pairing
+        self.pairing_short = ("Director: paired" if self.presenter.paired()
+                              else "Director: not paired")
 
     def save(self) -> bool:
         ids = self.ids
@@ -39,8 +99,6 @@ class SetupScreen(KioskScreen):
     def start(self, seat: str) -> None:
         if self.save():
             self.presenter.start(seat)
-
-
 class RulesScreen(KioskScreen):
     """The rule book, the points to win, the time limit and the four-colour pack."""
 
@@ -49,10 +107,32 @@ class RulesScreen(KioskScreen):
     points_to_win = NumericProperty(10)
     minutes = NumericProperty(0)
     profiles = ListProperty([])
+    #: a paired kiosk plays the director's rules: said, and the rule buttons refuse
+    locked = BooleanProperty(False)
+    compact = BooleanProperty(False)
+    page = StringProperty("all")
+
+    def on_kv_post(self, *_args: object) -> None:
+        self.compact = bar.SHORT or bar.PORTRAIT
+        ids = self.ids
+        self._parts = {name: getattr(ids, name).__self__ for name in ("book", "numbers")}
+        for part in self._parts.values():
+            part.parent.remove_widget(part)
+        self.turn("book" if self.compact else "all")
+
+    def turn(self, page: str) -> None:
+        """A small screen shows the rule book, or the points, time and colours."""
+        self.page = page
+        body = self.ids.body
+        body.clear_widgets()
+        for name in ("book", "numbers"):
+            if page in (name, "all"):
+                body.add_widget(self._parts[name])
 
     def show(self) -> None:
         v = self.presenter.setup_view()
         ids = self.ids
+        self.locked = self.presenter.rules_locked()
         self.profile = v.profile
         self.profile_notes = v.profile_notes
         self.points_to_win = v.points_to_win

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from kivy.properties import BooleanProperty, StringProperty
 
+from kiosk.app import bar
 from kiosk.app.screens.base import KioskScreen
 from kiosk.app.voice import SPEEDS
 from kiosk.app.widgets import load_kv
@@ -13,6 +14,17 @@ class VoiceScreen(KioskScreen):
     enabled = BooleanProperty(False)
     language = StringProperty("en")
     speed = StringProperty("")
+
+    def on_kv_post(self, *_args: object) -> None:
+        if bar.SHORT:  # a short screen: the language and the speed share a row, and the
+            # switch joins the last row
+            spacer = self.ids.spacer
+            spacer.parent.remove_widget(spacer)
+            switch = self.ids.switch.__self__
+            switch.parent.remove_widget(switch)
+            switch.size_hint_x = 2
+            switch.height = bar.BUTTON
+            self.ids.bottom.add_widget(switch, index=2)
 
     def show(self) -> None:
         settings = self.presenter.voice.settings

@@ -55,7 +55,7 @@ from datasets.hand_script import (
     score_markers,
     script_hand,
 )
-from kiosk.vision.oracle import OracleNoise, noisify
+from devtools.oracle import OracleNoise, noisify
 
 __all__ = ["EUCHRE", "VIEW_SIZES", "Glare", "Key", "Look", "Scene", "SceneRenderer", "Track",
            "Tricks", "contract_of", "frame_times", "oracle_stream", "random_hand",

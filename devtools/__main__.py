@@ -10,6 +10,8 @@ from kiosk.cli import dispatch
 #: command name -> (module under devtools, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "render-hand": ("render_hand", "render a video of a hand record being played"),
+    "read-video": ("read_video", "kiosk read-video, with the oracle detector beside the model"),
+    "run": ("run", "kiosk run, with the oracle detector beside the model"),
 }
 
 

@@ -53,10 +53,10 @@ sys.path.insert(0, str(ROOT))
 
 from datasets import handvideo as hv  # noqa: E402
 from datasets.camera_pose import CameraPose, PoseError  # noqa: E402
+from devtools.oracle import OracleDetector, OracleNoise  # noqa: E402
 from kiosk.vision.calibration import Calibration  # noqa: E402
 from kiosk.vision.detector import confidence_problem  # noqa: E402
 from kiosk.vision.events import CardPlayed, CardReread, TrickCleared  # noqa: E402
-from kiosk.vision.oracle import OracleDetector, OracleNoise  # noqa: E402
 from kiosk.vision.pipeline import (  # noqa: E402
     INDEX_PIXELS,
     READ_CONFIDENCE,

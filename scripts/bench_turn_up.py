@@ -47,8 +47,8 @@ sys.path.insert(0, str(ROOT))
 from datasets import handvideo as hv  # noqa: E402
 from datasets.cards_art import held_out_decks  # noqa: E402
 from datasets.kitty import add_kitty  # noqa: E402
+from devtools.oracle import OracleDetector, OracleNoise  # noqa: E402
 from kiosk.vision.events import CardPlayed, KittyChange, KittySeen  # noqa: E402
-from kiosk.vision.oracle import OracleDetector, OracleNoise  # noqa: E402
 from kiosk.vision.pipeline import (  # noqa: E402
     FramePipeline,
     Play,

@@ -9,18 +9,17 @@ Without ``--turn-up`` the record needs one anyway (CONTRACTS makes it
 required): an unplayed card of another suit is put there and the contract is
 written as named in round two; give ``--turn-up`` when it is known.
 
-``--detector oracle`` reads the boxes of the ground truth written beside a
-rendered video (``VIDEO.truth.json``, see ``python -m devtools render-hand``) with a
-detector's usual failures injected: for trying the reader without a trained
-model. ``--detections FILE`` reads a recorded detection stream instead of
-running any detector.
+``--detections FILE`` reads a recorded detection stream instead of running any
+detector. The development tools add detectors of their own (``python -m devtools
+read-video --detector oracle``: a rendered video's ground truth with a detector's
+usual failures injected, for trying the reader without a trained model).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -45,11 +44,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--view", choices=("overhead", "tablet"), default="overhead",
                         help="camera view when there is no calibration (default: overhead)")
     parser.add_argument("--detector", default="model", metavar="NAME",
-                        help="'model' (the exported card detector) or 'oracle' "
-                             "(boxes from VIDEO.truth.json plus detector noise)")
+                        help="'model' (the exported card detector)")
     parser.add_argument("--detections", metavar="FILE",
                         help="read a recorded detection stream (JSON) instead of the video")
-    parser.add_argument("--seed", type=int, default=0, help="noise seed for --detector oracle")
     parser.add_argument("--deck", metavar="DECK",
                         help="read with this deck profile (kiosk enrol; --detector model)")
     parser.add_argument("--save-detections", metavar="FILE",
@@ -114,7 +111,12 @@ def guess_turn_up(tricks: list[list[str]], trump: str | None) -> str:
     return next(c for c in EUCHRE if c not in seen)
 
 
-def run(args: argparse.Namespace) -> int:
+#: a detector the development tools add by name: (the video, the arguments) -> detector
+OtherDetector = Callable[[Path, argparse.Namespace], Any]
+
+
+def run(args: argparse.Namespace, others: Mapping[str, OtherDetector] | None = None) -> int:
+    """Read the video; ``others``: detectors by name beside the model (devtools')."""
     from kiosk.vision.calibration import Calibration, CalibrationError
     from kiosk.vision.pipeline import (
         Play,
@@ -157,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         if not video.is_file():
             raise UsageError(f"cannot open video {video}: no such file")
-        detector = _detector(args.detector, video, args.seed, load_deck(args.deck))
+        detector = _detector(args.detector, video, args, load_deck(args.deck), others or {})
         seen: list[dict[str, Any]] | None = [] if args.save_detections else None
         reading = read_video(video, detector, calibration=calibration, view=args.view,
                              play=play, record=seen, dealer=dealer)
@@ -208,25 +210,20 @@ def _save_stream(path: str, video: Path, view: str, calibration: Any,
         raise UsageError(f"cannot write {path}: {problem}") from None
 
 
-def _detector(name: str, video: Path, seed: int, deck: Any = None) -> Any:
-    if name == "oracle":
-        from kiosk.vision.oracle import OracleDetector
-
-        try:
-            return OracleDetector.beside(video, seed=seed)
-        except (OSError, ValueError) as problem:
-            raise UsageError(f"--detector oracle needs the truth file: {problem}") from None
+def _detector(name: str, video: Path, args: argparse.Namespace, deck: Any,
+              others: Mapping[str, OtherDetector]) -> Any:
+    if name in others:
+        return others[name](video, args)
     if name == "model":
         from kiosk.vision.detector import Detector, ModelError, threads_beside_the_screen
 
         try:
             detector = Detector(threads=threads_beside_the_screen())
         except ModelError as problem:
-            raise UsageError(f"cannot load the card detector: {problem} "
-                             "(try --detector oracle on a rendered video)") from None
+            raise UsageError(f"cannot load the card detector: {problem}") from None
         try:
             detector.use_deck(deck)  # a profile of other networks: said as it is
         except ModelError as problem:
             raise UsageError(str(problem)) from None
         return detector
-    raise UsageError(f"unknown detector {name!r} (model or oracle)")
+    raise UsageError(f"unknown detector {name!r} ({' or '.join(['model', *others])})")

@@ -5,9 +5,9 @@ command shows the whole loop (set-up, bidding, the hand, the score, the game
 end) on any machine. Its first hand is the bundled video of that hand
 (kiosk/assets/demo-hand.mp4) read through the real vision pipeline, with the
 detector kiosk.table.camera picks (the trained model when it is good enough,
-else the oracle); the bids are scripted taps. Full screen on a Raspberry Pi
-or an Android tablet, windowed on a desktop (override with --fullscreen /
---windowed).
+else none, and the hand is played from its script); the bids are scripted
+taps. Full screen on a Raspberry Pi or an Android tablet, windowed on a desktop
+(override with --fullscreen / --windowed).
 
 With no screen at all (Linux, no DISPLAY or WAYLAND_DISPLAY, not a Pi or a
 tablet), or with --headless, it says so in one line, plays on a virtual
@@ -29,23 +29,29 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kiosk.cli import UsageError
+
+if TYPE_CHECKING:
+    from kiosk.table.camera import Fallback
 
 DEFAULT_DIR = Path("var/kiosk")
 #: the bundled demo hand as a video (kiosk/assets/README.md), read through the vision pipeline
 DEMO_VIDEO = Path(__file__).resolve().parents[1] / "assets" / "demo-hand.mp4"
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+#: the card detectors a kiosk knows (the development tools add their own)
+DETECTORS = ("auto", "model", "none")
+
+
+def add_arguments(parser: argparse.ArgumentParser,
+                  detectors: tuple[str, ...] = DETECTORS) -> None:
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--camera", type=int, metavar="N", help="read the table from camera N")
     source.add_argument("--video", metavar="FILE", help="read the table from a video file")
-    parser.add_argument("--detector", choices=("auto", "model", "oracle", "none"),
-                        default="auto",
-                        help="card detector: the trained model, the oracle (a rendered "
-                             "video's ground truth plus noise), or none (tap the cards); "
+    parser.add_argument("--detector", choices=detectors, default="auto",
+                        help="card detector: the trained model, or none (tap the cards); "
                              "auto picks the model when it is good enough (default: auto)")
     parser.add_argument("--deck", metavar="DECK",
                         help="read with this table's deck profile (kiosk enrol)")
@@ -121,7 +127,9 @@ def _say(line: str) -> None:
     print(line, flush=True)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, fallback: Fallback | None = None) -> int:
+    """The kiosk; ``fallback``: a detector for when the model is not used (the
+    development tools' oracle, kiosk.table.camera)."""
     demo = args.camera is None and args.video is None
     try:
         width, height = (int(v) for v in str(args.size).lower().split("x"))
@@ -153,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
         from kiosk.table.camera import choose_detector
 
         try:
-            choice = choose_detector(video, args.detector, load_model)
+            choice = choose_detector(video, args.detector, load_model, fallback)
         except ValueError as problem:
             raise UsageError(str(problem)) from None
         if demo and choice.detector is None:
@@ -305,7 +313,7 @@ def _feed(session: Any, presenter: Any, capture: Any, source: str, video: str | 
             rebuild=lambda cal: FramePipeline(choice.detector, calibration=cal, view=view),
             learning=_learning_in_play(session, choice.detector, learn))
         reader = follower
-        if choice.name == "model":  # the oracle serves one frame of truth a call, no 5s
+        if choice.name == "model":  # a stand-in (devtools' oracle) serves truth, no 5s
             follower.marker_watch = _marker_watch(session, follower, choice.detector, view)
         presenter.camera_setup.camera_view = view
         presenter.camera_setup.on_saved = follower.recalibrate

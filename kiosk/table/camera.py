@@ -14,12 +14,14 @@ Which detector (`choose_detector`), in plain words for the players and the
 console, because a reading is only as good as its detector:
 
 1. the trained model (models/cards.onnx) when it loads and, on a video that
-   has its ground truth beside it, reads at least half of the cards of a few
-   sample frames with a trick on the table (a card is read when any of its
-   corners is, as the trick reader needs);
-2. else, for a video with ground truth beside it (the bundled demo), the
-   oracle: the true boxes with a detector's usual failures injected;
-3. else nothing: the picture is shown and the players tap the cards.
+   has its ground truth beside it (the bundled demo), reads at least half of the
+   cards of a few sample frames with a trick on the table (a card is read when
+   any of its corners is, as the trick reader needs);
+2. else nothing: the picture is shown and the players tap the cards.
+
+A caller may offer a `fallback` for when the model is not used: the development
+tools offer their oracle detector that way (devtools/oracle.py), which a kiosk
+never carries.
 """
 
 from __future__ import annotations
@@ -47,17 +49,20 @@ class DetectorChoice:
     """The detector to run (None: no detector) and why, in one plain line."""
 
     detector: Any
-    name: str  # 'model', 'oracle' or 'none'
+    name: str  # 'model', 'none', or a fallback's own name
     words: str  # the console's line, with the reason
     short: str = ""  # the screen's line
 
     def __post_init__(self) -> None:
         if not self.short:
             short = {"model": "Cards read by the trained detector.",
-                     "oracle": "Cards read by the ORACLE detector (ground truth + noise), "
-                               "not the trained model.",
                      "none": "No card detector: tap the cards."}[self.name]
             object.__setattr__(self, "short", short)
+
+
+#: what a caller may offer when the model is not used: given the video, the detector
+#: asked for and why the model was not used ('' if it was not tried), a choice or None
+Fallback = Callable[[str | Path | None, str, str], DetectorChoice | None]
 
 
 def truth_beside(video: str | Path) -> Path | None:
@@ -68,8 +73,12 @@ def truth_beside(video: str | Path) -> Path | None:
 
 
 def choose_detector(video: str | Path | None, wanted: str = "auto",
-                    load_model: Callable[[], Any] | None = None) -> DetectorChoice:
-    """Pick the detector for a camera or a video (see the module's docstring)."""
+                    load_model: Callable[[], Any] | None = None,
+                    fallback: Fallback | None = None) -> DetectorChoice:
+    """Pick the detector for a camera or a video (see the module's docstring):
+    ``wanted`` is 'auto', 'model' or 'none', or a name the ``fallback`` knows."""
+    if wanted not in ("auto", "model", "none") and fallback is None:
+        raise ValueError(f"unknown card detector {wanted!r} (auto, model or none)")
     truth = truth_beside(video) if video is not None else None
     why_not = ""
     if wanted in ("auto", "model"):
@@ -89,16 +98,10 @@ def choose_detector(video: str | Path | None, wanted: str = "auto",
                        "sample frames: still too weak")
         elif wanted == "model":
             raise ValueError(f"cannot load the card detector: {why_not}")
-    if truth is not None and wanted in ("auto", "oracle"):
-        from kiosk.vision.oracle import OracleDetector
-
-        oracle = OracleDetector.beside(video)  # type: ignore[arg-type]
-        because = f" ({why_not})" if why_not else ""
-        return DetectorChoice(oracle, "oracle",
-                              f"Cards read by the ORACLE detector (the video's ground truth "
-                              f"plus detector noise), not the trained model{because}.")
-    if wanted == "oracle":
-        raise ValueError("the oracle detector needs VIDEO.truth.json beside the video")
+    if fallback is not None and wanted != "none":
+        chosen = fallback(video, wanted, why_not)
+        if chosen is not None:
+            return chosen
     return DetectorChoice(None, "none", f"No card detector ({why_not or 'none chosen'}): "
                                         "tap each card on the screen.")
 

@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 
+from devtools.oracle import OracleNoise, noisify
 from kiosk.vision.calibration import Calibration
 from kiosk.vision.events import VisionEvent
-from kiosk.vision.oracle import OracleNoise, noisify
 from kiosk.vision.reader import TrickReader
 
 #: a hand-written script's line: one box, seen from ``start`` until ``stop`` (seconds)

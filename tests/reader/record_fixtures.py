@@ -22,7 +22,7 @@ sys.path[:0] = [str(ROOT), str(HERE)]
 
 from builder import Stage, trick  # noqa: E402
 
-from kiosk.vision.oracle import OracleNoise  # noqa: E402
+from devtools.oracle import OracleNoise  # noqa: E402
 
 FIXTURES = HERE / "fixtures"
 
@@ -171,7 +171,7 @@ def scripted() -> list[dict[str, Any]]:
 def rendered() -> list[dict[str, Any]]:
     """Whole hands from the hand renderer's scenes (boxes only), with detector noise."""
     from datasets import handvideo as hv
-    from kiosk.vision.oracle import noisify
+    from devtools.oracle import noisify
 
     out = []
     for name, seed, view, alone, noise in [

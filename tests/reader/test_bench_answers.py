@@ -172,9 +172,9 @@ def test_a_resumed_model_read_replays_the_hands_read_before(tmp_path: Path) -> N
     no model loaded (the job names none that exists), and is counted as replayed."""
     from bench_reader import _saved_stream, plan, read_one, render, summarize
 
+    from devtools.oracle import OracleDetector
     from kiosk.vision.calibration import Calibration
     from kiosk.vision.detector import ModelError
-    from kiosk.vision.oracle import OracleDetector
     from kiosk.vision.pipeline import save_stream
 
     job = render(plan(0, 4242) | {"dir": str(tmp_path), "fps": 6.0, "streams": True})

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from devtools.__main__ import main as devtools
 from kiosk.cli import main
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -17,8 +19,9 @@ RECORD = {
 }
 
 
-def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
+def _run(capsys: pytest.CaptureFixture[str], *argv: str,
+         tool: Callable[[list[str]], int] = main) -> tuple[int, str, str]:
+    code = tool(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -99,12 +102,13 @@ def test_mat_refuses_other_formats(capsys, tmp_path) -> None:
 
 def test_bundled_demo_video_reads_back_exactly(capsys) -> None:
     """The app's demo video (kiosk/assets) through the whole pipeline: mat calibration,
-    the oracle detector on its ground truth, the reader, the rules engine."""
+    the oracle detector on its ground truth (python -m devtools read-video), the reader,
+    the rules engine."""
     assets = Path(__file__).resolve().parents[2] / "kiosk" / "assets"
     truth = json.loads((assets / "demo-hand.truth.json").read_text())
     code, out, err = _run(capsys, "read-video", str(assets / "demo-hand.mp4"), "--view", "tablet",
                           "--detector", "oracle", "--dealer", "N", "--trump", "H", "--maker", "W",
-                          "--turn-up", "9H")
+                          "--turn-up", "9H", tool=devtools)
     assert code == 0, err
     printed = json.loads(out)
     assert printed["tricks"] == truth["record"]["tricks"]

@@ -19,8 +19,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from builder import Stage, trick  # noqa: E402
 
+from devtools.oracle import OracleNoise  # noqa: E402
 from kiosk.vision.events import CardPlayed  # noqa: E402
-from kiosk.vision.oracle import OracleNoise  # noqa: E402
 from kiosk.vision.pipeline import Play, read_stream  # noqa: E402
 
 SEATS = "NESW"

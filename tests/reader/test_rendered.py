@@ -45,8 +45,8 @@ def test_render_and_read_a_clip_through_the_mat(tmp_path, capsys) -> None:
     assert len(truth["frames"]) == rendered["frames"] > 0
     stream = tmp_path / "boxes.json"
     options = ["--dealer", "N", "--trump", "H", "--maker", "E", "--turn-up", "9H"]
-    assert main(["read-video", str(video), "--detector", "oracle", "--view", "tablet",
-                 "--save-detections", str(stream), *options]) == 0
+    assert devtools(["read-video", str(video), "--detector", "oracle", "--view", "tablet",
+                     "--save-detections", str(stream), *options]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["tricks"] == RECORD["tricks"]
     saved = json.loads(stream.read_text())

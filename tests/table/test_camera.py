@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from devtools.run import oracle_choice
 from kiosk.app.demo import DemoDriver, start_demo
 from kiosk.app.presenter import TablePresenter
 from kiosk.table.camera import CameraLink, HandFollower, choose_detector
@@ -45,8 +46,19 @@ def _no_model() -> Any:
 
 
 @needs_video
-def test_without_a_model_the_demo_is_read_by_the_oracle_and_says_so() -> None:
+def test_without_a_model_the_kiosk_has_the_players_tap() -> None:
+    """A kiosk carries no stand-in detector: without the model, the players tap."""
     choice = choose_detector(VIDEO, load_model=_no_model)
+    assert choice.detector is None and choice.name == "none"
+    assert "model file not found" in choice.words
+    with pytest.raises(ValueError, match="unknown card detector 'oracle'"):
+        choose_detector(VIDEO, "oracle", load_model=_no_model)
+
+
+@needs_video
+def test_without_a_model_the_demo_is_read_by_the_oracle_and_says_so() -> None:
+    """The development tools' fallback (python -m devtools run)."""
+    choice = choose_detector(VIDEO, load_model=_no_model, fallback=oracle_choice)
     assert choice.name == "oracle"
     assert "ORACLE" in choice.words and "model file not found" in choice.words
     assert "not the trained model" in choice.short
@@ -54,11 +66,12 @@ def test_without_a_model_the_demo_is_read_by_the_oracle_and_says_so() -> None:
 
 @needs_video
 def test_a_weak_model_is_set_aside_for_the_oracle_and_a_good_one_is_used() -> None:
-    weak = choose_detector(VIDEO, load_model=SeesNothing)
+    weak = choose_detector(VIDEO, load_model=SeesNothing, fallback=oracle_choice)
     assert weak.name == "oracle" and "read only 0%" in weak.words
-    good = choose_detector(VIDEO, load_model=NamesEverything)
+    assert choose_detector(VIDEO, load_model=SeesNothing).name == "none"  # a kiosk: taps
+    good = choose_detector(VIDEO, load_model=NamesEverything, fallback=oracle_choice)
     assert good.name == "model" and "100%" in good.words
-    forced = choose_detector(VIDEO, "model", load_model=SeesNothing)
+    forced = choose_detector(VIDEO, "model", load_model=SeesNothing, fallback=oracle_choice)
     assert forced.name == "model"  # asked for by name: used, weak or not
 
 
@@ -75,7 +88,7 @@ def test_the_sample_is_of_tricks_on_the_table_not_of_the_score_markers() -> None
     5s beside three or four played cards), not the whole of frames showing nothing else."""
     import re
 
-    choice = choose_detector(VIDEO, load_model=SeesOnlyTheMarkers)
+    choice = choose_detector(VIDEO, load_model=SeesOnlyTheMarkers, fallback=oracle_choice)
     assert choice.name == "oracle"
     read = re.search(r"read only (\d+)% of the cards", choice.words)
     assert read is not None and 2 / 6 <= int(read.group(1)) / 100 <= 2 / 5 + 0.005
@@ -137,7 +150,7 @@ def play_video(journal: Path, stop_after_tricks: int | None = None) -> TableSess
     presenter = TablePresenter(session, camera=True)
     driver = DemoDriver(session, pace=0.01, autoplay=False, camera_hands=frozenset({1}))
     capture, source = open_capture(video=str(VIDEO))
-    choice = choose_detector(VIDEO, "oracle")
+    choice = choose_detector(VIDEO, "oracle", fallback=oracle_choice)
     follower = HandFollower(FramePipeline(choice.detector, view="tablet"),
                             lambda c: Play(c["leader"], c["trump"], c["sitting_out"]))
     feed = FrameFeed(capture, source, reader=follower, is_video=True, hold=True, pace=0.01)
@@ -209,7 +222,8 @@ def test_the_oracle_reads_no_fives(new_session: Any) -> None:
     presenter = TablePresenter(session, camera=True)
     capture, source = open_capture(video=str(VIDEO))
     feed = _feed(session, presenter, capture, source, str(VIDEO),
-                 choose_detector(VIDEO, "oracle"), 0.01, True, learn=False)
+                 choose_detector(VIDEO, "oracle", fallback=oracle_choice), 0.01, True,
+                 learn=False)
     try:
         assert feed.reader.marker_watch is None
     finally:

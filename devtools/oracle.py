@@ -1,12 +1,13 @@
 """A stand-in detector with known failure rates: ground-truth boxes plus injected noise.
 
-Why: the trained detector is still weak, and the reader must be judged on its
-own. A rendered hand (``python -m devtools render-hand``) writes beside the video the
-corner boxes a perfect detector would report per frame (hidden and glared
-corners left out); this oracle reports them with the failures a real one has:
-boxes and whole frames missed, jitter, false boxes of random names, a suit
-misread for its look-alike. Benchmarks report oracle and real detector
-figures separately.
+Why: the trick reader must be judged on its own, apart from the detector. A rendered
+hand (``python -m devtools render-hand``) writes beside the video the corner boxes a
+perfect detector would report per frame (hidden and glared corners left out); this
+oracle reports them with the failures a real one has: boxes and whole frames missed,
+jitter, false boxes of random names, a suit misread for its look-alike. Benchmarks
+report oracle and real detector figures separately. A test and development tool: no
+kiosk carries it (``python -m devtools run --detector oracle`` and ``read-video``
+offer it beside the model).
 
 >>> import numpy as np
 >>> frames = [[{"card": "JH", "box": [10, 10, 20, 26]}]] * 3
@@ -114,3 +115,4 @@ class OracleDetector:
         out = self._frames[self._next]
         self._next += 1
         return out
+

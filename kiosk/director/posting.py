@@ -271,10 +271,10 @@ def _orient(
         "SELECT * FROM seating WHERE round = ? AND table_no = ?", (rnd, table)
     ).fetchone()
     if seat is None:
-        return None, None, f"no game is scheduled at table {table} in round {rnd}"
+        return None, None, f"no game {rnd} is scheduled at table {table}"
     names = team_names(conn, (seat["a_slot"], seat["b_slot"])) if not seat["seats"] else {}
     if not seat["seats"] and (names[seat["a_slot"]][1] or names[seat["b_slot"]][1]):
-        return None, None, f"table {table} sits out round {rnd} (bye)"
+        return None, None, f"table {table} sits out game {rnd} (bye)"
     a, b = game_names(seat, names)
     posted = [fold(t) for t in result["teams"]]
     points = result["points"]
@@ -287,7 +287,7 @@ def _orient(
         None,
         (
             f"the teams posted ({result['teams'][0]}, {result['teams'][1]}) are not the ones "
-            f"seated at table {table} in round {rnd} ({a}, {b})"
+            f"seated at table {table} for game {rnd} ({a}, {b})"
         ),
     )
 
@@ -352,7 +352,7 @@ def _store_post(
             )
     conn.execute("UPDATE kiosk_table SET last_seen = ? WHERE table_no = ?", (now(), table))
     teams, pts = result["teams"], result["points"]
-    what = f"Round {rnd}, table {table}: {teams[0]} {pts[0]}, {teams[1]} {pts[1]} ({status})"
+    what = f"Game {rnd}, table {table}: {teams[0]} {pts[0]}, {teams[1]} {pts[1]} ({status})"
     audit_row(conn, f"table {table} kiosk", "result", what + (f": {note}" if note else ""))
     if status == "counted":
         seat_next_progressive_round(conn)
@@ -369,13 +369,13 @@ def _check_room(conn: sqlite3.Connection, table: int, rnd: int) -> None:
         count = conn.execute(
             "SELECT count(*) FROM post WHERE round = ? AND table_no = ?", (rnd, table)
         ).fetchone()[0]
-        where = f"round {rnd}"
+        where = f"game {rnd}"
     else:
         count = conn.execute(
             "SELECT count(*) FROM post p WHERE p.table_no = ? AND NOT EXISTS (SELECT 1 FROM"
             " seating s WHERE s.round = p.round AND s.table_no = p.table_no)", (table,)
         ).fetchone()[0]
-        where = "rounds that are not on the schedule"
+        where = "games that are not on the schedule"
     if count >= MAX_POSTS_PER_GAME:
         raise ResultError(
             f"table {table} has already sent {count} results for {where}; "
@@ -412,4 +412,4 @@ def seat_next_progressive_round(conn: sqlite3.Connection) -> None:
             "INSERT INTO seating (round, table_no, seats) VALUES (?, ?, ?)",
             (last + 1, t, json.dumps(seats)),
         )
-    audit_row(conn, "director", "seating", f"Round {last + 1} seated: winners moved up one table")
+    audit_row(conn, "director", "seating", f"Game {last + 1} seated: winners moved up one table")

@@ -281,7 +281,7 @@ class Director:
                 "SELECT * FROM seating WHERE round = ? AND table_no = ?", (rnd, table)
             ).fetchone()
             if seat is None:
-                raise DirectorError(f"There is no game at table {table} in round {rnd}.")
+                raise DirectorError(f"There is no game {rnd} at table {table}.")
             settings = read_settings(conn)
             if points is not None and settings is not None:
                 try:
@@ -313,9 +313,9 @@ class Director:
             names = team_names(conn)
             a_name, b_name = game_names(seat, names)
             what = (
-                f"Round {rnd}, table {table}: game void"
+                f"Game {rnd}, table {table}: game void"
                 if void
-                else f"Round {rnd}, table {table}: {a_name} {a}, {b_name} {b}"
+                else f"Game {rnd}, table {table}: {a_name} {a}, {b_name} {b}"
                 + (f" (result #{post_id} chosen)" if post_id else "")
                 + (" (ended by time)" if points is not None and ending == "time" else "")
             ) + (
@@ -635,6 +635,7 @@ def _apply_setup(conn: sqlite3.Connection, plan: SetupPlan, who: str) -> None:
         )
     what = (
         f"{'Replaced' if replacing else 'Set up'} {s.name!r}: {FORMATS[s.format].lower()}, "
-        f"{s.profile} rules, {len(plan.entrants)} {s.entry}, {s.tables} tables, {s.rounds} rounds"
+        f"{s.profile} rules, {len(plan.entrants)} {s.entry}, {s.tables} tables, "
+        f"{s.rounds} games per team"
     )
     _audit(conn, who, "setup", what)

@@ -256,7 +256,7 @@ def test_a_result_for_a_game_not_on_the_schedule_is_kept_and_shown(tournament: C
     kiosk = pair(tournament, 1)
     response = kiosk.post(result(9, ["Ann & Bob", "Cy & Di"], [10, 4]), "wrong-round")
     assert response.json()["status"] == "conflict"
-    assert "no game is scheduled at table 1 in round 9" in response.json()["note"]
+    assert "no game 9 is scheduled at table 1" in response.json()["note"]
     [stray] = tournament.get("/sheet.json").json()["strays"]
     assert (stray["round"], stray["table"], stray["points"]) == (9, 1, [10, 4])
     assert "not on the schedule" in tournament.get("/sheet").text

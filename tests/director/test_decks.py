@@ -187,7 +187,7 @@ def test_a_body_past_the_doors_limit_is_refused_before_it_is_read(tournament: Cl
     head = (b"POST /decks HTTP/1.1\r\nHost: " + host + b"\r\nContent-Type: multipart/form-data;"
             b" boundary=XY\r\nContent-Length: " + str(5 * 1024 * 1024).encode() + b"\r\n\r\n")
     answer = raw(tournament.url, head)
-    assert answer.startswith(b"HTTP/1.1 413") and b"too large (at most 4096 KB)" in answer
+    assert answer.startswith(b"HTTP/1.1 413") and b"too large (at most 4 MB)" in answer
     assert decks(tournament) == []
 
 

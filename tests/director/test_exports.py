@@ -58,6 +58,6 @@ def test_xlsx_has_the_sheet_games_standings_and_changes(tournament: Client) -> N
     changes = [r for r in book["Changes"].iter_rows(min_row=2, values_only=True)]
     assert changes[-1][1:] == (
         "Marg",
-        "Round 1, table 1: Ann & Bob 10, Cy & Di 8 (was 11-7)",
+        "Game 1, table 1: Ann & Bob 10, Cy & Di 8 (was 11-7)",
         "recount",
     )

@@ -62,7 +62,7 @@ def test_the_open_master_sheet_updates_after_a_kiosk_posts(
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(live_server + "/sheet")
     first_row = page.locator('#master tr[data-team="Ann & Bob"]')
-    assert first_row.locator("td.cell .pts").first.inner_text() == "·"
+    assert first_row.locator("td.cell .pts").first.inner_text() == "–"  # not in yet
     assert page.locator("#progress").inner_text().startswith("0 of 9")
 
     box = Outbox(tmp_path / "outbox.sqlite3", server=live_server, token=kiosk.token)

@@ -133,7 +133,8 @@ def _slug(name: str) -> str:
 
 
 def _safe(value: Any) -> Any:
-    """Spreadsheets run cells that start with = + - @ as formulas: quote such names."""
+    """Spreadsheets run CSV cells that start with = + - @ as formulas: quote such names.
+    (The XLSX marks such cells as text instead, so no apostrophe shows there.)"""
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@"):
         return "'" + value
     return value
@@ -187,7 +188,10 @@ def xlsx_bytes(data: dict[str, Any], audit: list[dict[str, Any]]) -> bytes:
         assert ws is not None
         ws.title = title
         for row in rows:
-            ws.append([_safe(v) for v in row])
+            ws.append(row)
+            for cell in ws[ws.max_row]:  # text, never a formula; no CSV apostrophe shown
+                if isinstance(cell.value, str) and cell.value.startswith("="):
+                    cell.data_type = "s"
         for cell in ws[1]:
             cell.font = Font(bold=True)
         ws.freeze_panes = "B2"

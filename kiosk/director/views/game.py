@@ -35,7 +35,7 @@ def _page(app: App, request: Request, rnd: int, table: int, fmt: str | None = No
             return json_response({"error": "no such game", "status": 404}, 404)
         return render(app, request, "message.html", "No such game", "sheet", status=404,
                       heading="There is no such game.",
-                      text=f"No game is scheduled at table {table} in round {rnd}.")
+                      text=f"No game {rnd} is scheduled at table {table}.")
     if fmt:
         return json_response(game)
     for post in game["post_list"]:

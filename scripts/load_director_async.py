@@ -49,7 +49,7 @@ for extra in (ROOT, ROOT / "scripts"):
 
 from load_test_director import fake_hands, set_up  # noqa: E402
 
-from kiosk.director.process import HOST, DirectorProcess, free_port, http  # noqa: E402
+from devtools.director_process import HOST, DirectorProcess, free_port, http  # noqa: E402
 from kiosk.director.timing import percentile  # noqa: E402
 
 MAX_KIOSKS = 5000

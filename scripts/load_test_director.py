@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from kiosk.director.process import HOST, DirectorProcess, free_port, http  # noqa: E402
+from devtools.director_process import HOST, DirectorProcess, free_port, http  # noqa: E402
 from kiosk.table.outbox import Outbox, urllib_transport  # noqa: E402
 
 MAX_KIOSKS = 1000

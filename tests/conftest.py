@@ -8,11 +8,14 @@ the two workers finish together instead of one waiting on a long module dealt la
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # the checkout's own packages beside kiosk: devtools, datasets
+    sys.path.insert(0, str(ROOT))
 
 #: the modules that take the longest (seconds under ``--durations`` on two busy cores,
 #: from a fresh clone), dealt first; any module not named here counts as short

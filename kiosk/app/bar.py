@@ -4,7 +4,7 @@ Sizes are physical: a 75-year-old's finger and eyes do not scale with the screen
 pixels. `PX_PER_MM` is the screen's density; the 10-inch 1280x800 tablet the
 kiosk is built for has about 6 (a Pi's 7-inch 800x480 screen about 5.2). Set
 `KIOSK_PX_PER_MM` for another screen. The kv files take every size from here, and
-the screen audit (`kiosk.app.audit`) measures the rendered screens against it.
+the screen audit (`devtools/screen_audit.py`, a test tool) measures the rendered screens against it.
 """
 
 from __future__ import annotations

@@ -57,7 +57,7 @@ class Driver:
         self.shots = shots
         self.prefix = prefix
         self.last_tap = 0.0
-        #: what the audit found on each screen the run saved (kiosk.app.audit)
+        #: what the audit found on each screen the run saved (devtools.screen_audit)
         self.findings: dict[str, list[str]] = {}
 
     @property
@@ -128,7 +128,7 @@ class Driver:
         against the accessibility bar."""
         import cv2
 
-        from kiosk.app.audit import audit
+        from devtools.screen_audit import audit
 
         yield 0.6
         target = self.shots / f"{self.prefix}{name}.png"
@@ -253,7 +253,7 @@ def too_small(d: Driver) -> Iterator[float]:
     """A window below the bar: one message, naming the screens that work, and no game."""
     import cv2
 
-    from kiosk.app.audit import audit
+    from devtools.screen_audit import audit
 
     yield 1.0
     label = d.app.root

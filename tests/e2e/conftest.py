@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from kiosk.director import process
-from kiosk.director.process import free_port, http
+from devtools import director_process as process
+from devtools.director_process import free_port, http
 
 
 class DirectorProcess(process.DirectorProcess):

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
+from devtools.director_process import http
 from kiosk.app.presenter import TablePresenter
-from kiosk.director.process import http
 from kiosk.table.outbox import Outbox
 from kiosk.table.session import TableSession
 

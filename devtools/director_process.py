@@ -1,4 +1,5 @@
-"""The director as a separate process on 127.0.0.1, for the load test and end-to-end tests.
+"""The director as a separate process on 127.0.0.1, for the load test and end-to-end tests
+(a development tool: no kiosk or director install carries it).
 
 Both need the real server (its own process, so it can be killed with SIGKILL
 and started again on the same port and data folder) and plain HTTP to drive it
@@ -20,7 +21,7 @@ import urllib.request
 from pathlib import Path
 
 HOST = "127.0.0.1"
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def free_port() -> int:

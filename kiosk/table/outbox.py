@@ -165,8 +165,11 @@ class Outbox:
             pinning.pin(server, fingerprint)
         with self._lock:
             self._conn.execute("BEGIN")
-            for key, value in (("server", server.rstrip("/")), ("token", token),
-                               ("fingerprint", pinning.normalize(fingerprint))):
+            self._conn.execute("DELETE FROM outbox_config WHERE key = 'fingerprint'")
+            kept = [("server", server.rstrip("/")), ("token", token)]
+            if fingerprint:  # (a plain-HTTP director, on a trusted network, has none)
+                kept.append(("fingerprint", pinning.normalize(fingerprint)))
+            for key, value in kept:
                 self._conn.execute(
                     "INSERT OR REPLACE INTO outbox_config VALUES (?, ?)", (key, value)
                 )

@@ -29,7 +29,7 @@ import numpy as np
 Box = tuple[float, float, float, float]
 
 #: a corner index this many pixels tall (its box's longer side) or more reads well; under
-#: it, misses climb (lab/MODEL_NOTES.md, "Deck profiles": recall by index size)
+#: it, misses climb (recall measured by index size on the real photos)
 INDEX_PIXELS_GOOD = 20.0
 #: sharpness (:func:`sharpness`) under this is a blurred picture
 SHARP_ENOUGH = 0.45

@@ -4,8 +4,7 @@ Half the indices the detector misses on the synthetic scenes are 12-25 pixels, b
 or half under a finger: the index classifier's 32-pixel patch (1.3 x the box) holds a
 smear where a K and a Q, or a 9 and a 5, look alike. Yet the card itself is several
 times the index's size, and often shows what the index no longer does: a court's
-picture, a row of pips, the pips' colour and shape (lab/MODEL_NOTES.md, "The context
-reader").
+picture, a row of pips, the pips' colour and shape.
 
 The context reader is the suit reader's network (a 48-pixel patch, 6 x the box, pooled
 to a 3 x 3 layout so the card whose corner is in the middle is the one it names)
@@ -41,8 +40,9 @@ from kiosk.shipped import shipped_model
 #: index classifier and the suit reader name the card alone)
 DEFAULT_CONTEXT_READER = shipped_model("context_reader.onnx")
 
-#: the exponent on the context reader's opinion (1: a plain product of experts); chosen
-#: on the validation scenes (lab/NOTEBOOK.md, "The context reader")
+#: the exponent on the context reader's opinion (1: a plain product of experts), under 1
+#: so the index's own reading weighs more than the card around it; chosen on the
+#: validation scenes
 CONTEXT_WEIGHT = 0.3
 #: a box whose index reading names nothing at least this surely is shown to the context
 #: reader; a sure index needs no second opinion, and leaving it out saves most of the cost

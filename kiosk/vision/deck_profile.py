@@ -50,8 +50,9 @@ VERSION = 4
 READS = (3, 4)
 #: the networks a profile may refit, by the name its file gives each layer
 INDEX, SUIT = "index", "suit"
-#: the ridge pull of a refitted layer towards the shipped one; chosen by
-#: ``scripts/bench_enrolment.py`` (lab/MODEL_NOTES.md, "Deck profiles")
+#: the ridge pull of a refitted layer towards the shipped one, so a layer learnt from a
+#: few photos stays near the shipped one where they show little; chosen by
+#: ``scripts/bench_enrolment.py``
 PULL = 0.05
 #: what a profile play taught grew from when the table had no set-up profile
 SHIPPED = "shipped"

@@ -49,8 +49,8 @@ REPLAY = shipped_model("naming_replay.npz")
 
 @dataclass(frozen=True)
 class DeepSettings:
-    """How the network learns a deck: chosen on the real photos left out of training
-    (``scripts/bench_enrolment.py --deep``; lab/MODEL_NOTES.md, "Deep enrolment")."""
+    """How the network learns a deck: chosen on the real photos left out of training,
+    which ``scripts/bench_enrolment.py --deep`` reads."""
 
     steps: int = 240
     #: the deck's patches in a batch, and the replayed patches beside them

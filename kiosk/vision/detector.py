@@ -68,9 +68,9 @@ def threads_beside_the_screen(cores: int | None = None) -> int:
 
     Why: on the 2-core machines this project is measured on that is one thread, as the
     kiosk always ran; a Raspberry Pi 5 has four cores and many tablets more, and the
-    detector reads faster on more threads (six rendered hands' frames: 35.7 ms a frame
-    on two threads, 45.9 on one; lab/MODEL_NOTES.md, "Speed"). The cores counted are the
-    ones the process may use, not the machine's: a container given two of 64 gets one.
+    detector reads faster on more threads (a rendered hand's frame: 35.7 ms on two
+    threads, 45.9 on one). The cores counted are the ones the process may use, not the
+    machine's: a container given two of 64 gets one.
 
     >>> threads_beside_the_screen(2), threads_beside_the_screen(4), threads_beside_the_screen(1)
     (1, 3, 1)

@@ -48,7 +48,7 @@ RUNNER_UP_FLOOR = 0.02
 #: quarter turns too (None: every patch at every turn). At 0.9 about 40 % of a rendered
 #: hand's proposals are read again (2.2 readings a patch instead of 4), and the validation
 #: scenes and real photos score as with four turns; reading once only doubles the false
-#: detections on the validation scenes (lab/NOTEBOOK.md, "Speed")
+#: detections on the validation scenes
 RECHECK_BELOW: float | None = 0.9
 #: ONNX Runtime's session option that keeps a session's threads busy-waiting after each
 #: run, ready for the next. The detector runs four networks one after another in one
@@ -56,7 +56,7 @@ RECHECK_BELOW: float | None = 0.9
 #: readers) each run for a millisecond or two on a few patches, after which their
 #: waiting threads took the two cores from the YOLO pass that follows: off, the whole
 #: ``Detector.detect`` on the benchmark's 1280x720 frame went from 68-72 ms to 38-40 ms,
-#: the play-area crop from 42 to 25-26 (lab/MODEL_NOTES.md, "Speed"). The YOLO session keeps
+#: the play-area crop from 42 to 25-26. The YOLO session keeps
 #: its own (it is the long run, and alone it is faster with it).
 SPINNING_OFF = ("session.intra_op.allow_spinning", "0")
 #: the output holding what the network's last layer reads (its pooled last convolution),

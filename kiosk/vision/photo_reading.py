@@ -3,7 +3,7 @@
 The detector fits a whole picture into its 384 x 640 input, so a 1280 x 720 webcam frame
 is halved and a phone's 4000 x 3000 photo shrunk six times: corner indices that are 30
 pixels tall in the photo reach the network at 15 or at 5, under the size it finds them
-reliably (lab/MODEL_NOTES.md, "Deck profiles": recall by index size). The kiosk's own
+reliably (recall falls with the index's size in pixels). The kiosk's own
 frames are cut to the play area in tiles by its calibration (``kiosk.vision.pipeline``);
 a photo has no calibration, so :func:`read_photo` measures the indices it finds in one
 whole pass and, when they reached the network too small, or none was found in a picture

@@ -46,10 +46,10 @@ RECHECK_EVERY = 10.0
 INDEX_PIXELS = 10.0
 #: the classifier's confidence from which a box goes to the trick reader. Lower than the
 #: detector's operating point for a single picture (``detector.CONFIDENCE``, 0.5): the
-#: reader adds up what many frames read before it names a card, so a far card read at
-#: 0.45 frame after frame is evidence, not noise (rendered hand 11031: North's JD, read
-#: JD at 0.43-0.48 on both corners in a harsh tablet view, never reached the reader and
-#: was asked for when its trick was taken in). Chosen on seeds 11000-11099 (lab/NOTEBOOK.md)
+#: reader adds up what many frames read before it names a card, so a far card read just
+#: under the operating point frame after frame is evidence, not noise: kept out, such a
+#: card never reaches the reader and is only asked about when its trick is taken in.
+#: Chosen on rendered hands the tests do not use (``scripts/bench_reader.py``)
 READ_CONFIDENCE = 0.3
 
 

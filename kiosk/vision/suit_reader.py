@@ -17,7 +17,7 @@ card's probability is scaled by how much more (or less) likely than even the sui
 reader finds its suit (softened by :data:`SUIT_WEIGHT`), then renormalised, so a sure
 suit reader settles a suit the index leaves in doubt. A suit reader less sure than
 :data:`SUIT_SURE` changes nothing: where it hesitates it was more often wrong than the
-index (lab/MODEL_NOTES.md, "The suit reader").
+index.
 
 >>> import numpy as np
 >>> index = np.array([[0.6, 0.4, 0.0], [0.6, 0.4, 0.0]])     # AS 0.6, AC 0.4, none 0
@@ -49,7 +49,7 @@ SUIT_SURE = 0.9
 
 #: how many quarter turns of each patch the suit reader reads (the index classifier reads
 #: four): its 48-pixel patches cost twice the classifier's, and four turns doubled the
-#: whole detector's time on a busy picture for no better figure (lab/NOTEBOOK.md)
+#: whole detector's time on a busy picture for no better figure
 SUIT_TURNS = 1
 
 #: a box is shown to the suit reader when the index classifier gives its card names at

@@ -72,8 +72,8 @@ def merge_same_card(found: list[Detection], overlap: float = SAME_INDEX_OVERLAP)
     The proposal network sometimes boxes one index twice, the rank alone and rank with
     suit, or the index with a pip beside it, too differently for its class-agnostic
     suppression (IoU 0.4-0.5); once the classifier has named both the same card, they
-    are one index, and the surer box stands for it. (Their union, kept until 2026-11-26,
-    drew an index and its neighbouring pip as one box twice the index's size: on the
+    are one index, and the surer box stands for it. (Their union would draw an index and
+    its neighbouring pip as one box twice the index's size: on the
     frames of rendered hands, a fifth of the cards the classifier named right came out
     on a box that no longer matched their index; on the real photos and the scenes the
     two rules score the same.)

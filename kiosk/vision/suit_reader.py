@@ -43,7 +43,7 @@ DEFAULT_SUIT_READER = shipped_model("suit_reader.onnx")
 
 #: the exponent on the suit reader's opinion (1: a plain product of experts) and the
 #: least probability of its likeliest suit for it to count at all; both chosen on frames
-#: of 100 rendered hands it never learnt from (seeds 8000-8099, models/README.md)
+#: of 100 rendered hands it never learnt from (models/README.md)
 SUIT_WEIGHT = 0.5
 SUIT_SURE = 0.9
 

@@ -37,7 +37,7 @@ lint: setup-dev
 
 # two workers, each test module kept on one of them (tests/conftest.py)
 test: lint
-	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder tests kiosk/rules devtools
+	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder tests kiosk/rules devtools scripts/tests
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

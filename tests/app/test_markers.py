@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.app import markers
+from kiosk import marker_poses as markers
 
 
 @pytest.mark.parametrize("points", range(11))

@@ -13,7 +13,7 @@ MODULES = ["kiosk.table.journal", "kiosk.table.feed", "kiosk.table.setup", "kios
            "kiosk.vision.detector", "kiosk.vision.suit_reader", "kiosk.vision.context_reader",
            "kiosk.vision.index_classifier",
            "kiosk.vision.pipeline", "kiosk.vision.reader",
-           "kiosk.app.markers", "kiosk.app.demo", "kiosk.app.headless", "kiosk.app.palette",
+           "kiosk.marker_poses", "kiosk.app.demo", "kiosk.app.headless", "kiosk.app.palette",
            "kiosk.commands.run"]
 
 

@@ -1,5 +1,8 @@
 """The score drawn as two 5s, the way the rule books keep score without paper.
 
+Pure geometry, no Kivy: the kiosk's score screen draws these poses, and the training
+scenes (datasets/marker_stills.py) lay real 5s in them, so both share this one module.
+
 alberta55.txt, "10. MARKERS": a 5 face up at the bottom, a second card on top
 face down. Each point moves the top card to expose one more pip of the
 bottom 5. At five points the top card is turned face up (it counts five) and

@@ -235,7 +235,13 @@ def _name(conn: sqlite3.Connection, deck: int) -> str:
     return str(row[0])
 
 
+#: the source of a profile the director's laptop learnt from a layout photo
+LEARNT_HERE = "learnt here"
+
+
 def _came(source: str) -> str:
+    if source == LEARNT_HERE:
+        return "learnt on this laptop from a layout photo"
     return "uploaded" if source == "uploaded" else f"offered by the kiosk at {source}"
 
 

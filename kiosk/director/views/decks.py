@@ -10,16 +10,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kiosk.director import notices
-from kiosk.director.decks import DeckError, table_words
+from kiosk.director.deck_learning import ABOUT, DeckLearning, can_learn
+from kiosk.director.decks import LEARNT_HERE, DeckError, clean_name, table_words
 from kiosk.director.views.layout import render
 from kiosk.director.web import Request, Response, json_response, redirect
 from kiosk.rules.cards import EUCHRE_DECK, Card
 
 if TYPE_CHECKING:
     from kiosk.director.app import App
+
+#: the photos a deck is learnt from
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
 
 
 def holds(cards: Sequence[str]) -> str:
@@ -46,6 +51,46 @@ def holds(cards: Sequence[str]) -> str:
     return words + (f" and {fives} five{'s' if fives != 1 else ''}" if fives else "")
 
 
+def learning(app: App, command: list[str] | None = None) -> DeckLearning:
+    """The director's one deep learning at a time (kiosk.director.deck_learning), made on
+    first use (``command``: the learning's command line, default ``kiosk enrol --deep``)."""
+    found = getattr(app, "_deck_learning", None)
+    if isinstance(found, DeckLearning):
+        return found
+
+    def keep(data: bytes, name: str) -> str:
+        try:
+            added = app.decks.add(data, name, LEARNT_HERE, "Director")
+        except DeckError as problem:
+            return f"It was not kept: {problem}"
+        return f"Kept as {added.name!r}: hand it to the tables below."
+
+    made = DeckLearning(keep, command)
+    app._deck_learning = made  # type: ignore[attr-defined]  # one per app, made on first use
+    return made
+
+
+def learn(app: App, request: Request) -> Response:
+    """Learn a deck deeply from a layout photo (kiosk.director.deck_learning)."""
+    cannot = can_learn()
+    if cannot:
+        return _back(app, problem=cannot, anchor="#learn")
+    photo = request.files().get("photo")
+    if photo is None or not photo.data:
+        return _back(app, problem="Choose the photo of the pack laid out in the grid.",
+                     anchor="#learn")
+    suffix = Path(photo.filename or "").suffix.lower()
+    if suffix not in PHOTO_SUFFIXES:
+        return _back(app, problem=f"{photo.filename or 'That file'} is not a photo "
+                     "(a .jpg or .png is).", anchor="#learn")
+    name = clean_name(request.form().get("name", "")) or "The club's deck"
+    busy = learning(app).start(photo.data, suffix, name)
+    if busy:
+        return _back(app, problem=busy, anchor="#learn")
+    return _back(app, f"Learning {name!r} from the photo: {ABOUT}. Reload this page to see "
+                 "when it is ready.", anchor="#learn")
+
+
 def show(app: App, request: Request, fmt: str | None = None) -> Response:
     decks = app.decks.listing()
     handed = app.decks.assignments()
@@ -58,6 +103,7 @@ def show(app: App, request: Request, fmt: str | None = None) -> Response:
     return render(
         app, request, "decks.html", "Decks", "decks",
         decks=decks, tables=tables, handed=handed,
+        learning=learning(app).now, cannot_learn=can_learn(), learning_about=ABOUT,
         done=notices.said(app.director.secret, request.query, "done"),
         problem=notices.said(app.director.secret, request.query, "problem"),
     )

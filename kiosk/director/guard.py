@@ -26,9 +26,11 @@ and the kiosk's outbox treats it as final (docs/director-api.md).
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import sys
 import traceback
+import urllib.parse
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -137,12 +139,24 @@ class Guard:
             await self.app(scope, replay, send_guarded)
         except Refusal as refusal:
             if not started:
-                await _answer(send_guarded, path, refusal.status, refusal.message)
+                await _answer(send_guarded, path, refusal.status, refusal.message,
+                              self._back(scope))
         except Exception:
             self.errors[:] = [*self.errors[-19:], traceback.format_exc()]
             print(self.errors[-1], file=sys.stderr, flush=True)
             if not started:
                 await _answer(send_guarded, path, 500, "the director hit an unexpected error")
+
+    def _back(self, scope: Scope) -> str:
+        """Where a refused page's "Go back" leads: the page the form was on, if it is one
+        of this server's (the Referer), else the front door."""
+        referer = next((v for k, v in scope.get("headers", []) if k == b"referer"), b"")
+        parts = urllib.parse.urlsplit(referer.decode("latin-1"))
+        if parts.path.startswith("/") and host_name(parts.netloc) in {
+            h.lower() for h in self.hosts()
+        }:
+            return parts.path
+        return "/"
 
     def _check_head(self, scope: Scope) -> None:
         headers: list[tuple[bytes, bytes]] = scope.get("headers", [])
@@ -160,8 +174,9 @@ class Guard:
             return receive  # no body expected; /events uses receive to see a disconnect
         limit = body_limit(path)
         declared = next((v for k, v in scope.get("headers", []) if k == b"content-length"), None)
-        if declared is not None and int(declared) > limit:  # h11 has checked it is digits
-            raise Refusal(413, f"the request body is too large (at most {limit // 1024} KB)")
+        too_large = Refusal(413, f"the request body is too large (at most {_size(limit)})")
+        if declared is not None and int(declared) > limit:  # (digits: the parser checked)
+            raise too_large
         pieces: list[bytes] = []
         size = 0
         while True:
@@ -175,7 +190,7 @@ class Guard:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > limit:
-                raise Refusal(413, f"the request body is too large (at most {limit // 1024} KB)")
+                raise too_large
             pieces.append(chunk)
             if not message.get("more_body", False):
                 break
@@ -192,14 +207,37 @@ class Guard:
         return replay
 
 
-async def _answer(send: Send, path: str, status: int, message: str) -> None:
-    """One plain sentence: JSON on the API, text for a browser."""
+def _size(limit: int) -> str:
+    """
+    >>> _size(4 * 1024 * 1024), _size(512 * 1024)
+    ('4 MB', '512 KB')
+    """
+    return f"{limit // 2**20} MB" if limit >= 2**20 else f"{limit // 1024} KB"
+
+
+PAGE = (
+    '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">\n'
+    '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+    '<title>{title}</title><link rel="stylesheet" href="/static/director.css"></head>\n'
+    '<body><main><h1>{title}</h1><div class="notice bad" role="alert">{said}</div>\n'
+    '<p><a href="{back}">Go back</a> and try again.</p></main></body></html>\n'
+)
+
+
+async def _answer(send: Send, path: str, status: int, message: str, back: str = "/") -> None:
+    """One plain sentence: JSON on the API, a small page with a way back for a browser."""
     if wants_json(path):
         body = json.dumps({"error": message, "status": status}).encode()
         kind = b"application/json"
     else:
-        body = (message[:1].upper() + message[1:] + ".\n").encode()
-        kind = b"text/plain; charset=utf-8"
+        said = message[:1].upper() + message[1:] + "."
+        if status == 413:  # (a volunteer's words: a "request body" is what they sent)
+            said = said.replace("The request body is", "What you sent is")
+            said += " Choose a smaller file, or send less at once."
+        title = "Too large" if status == 413 else "That did not go through"
+        body = PAGE.format(title=title, said=html.escape(said),
+                           back=html.escape(back)).encode()
+        kind = b"text/html; charset=utf-8"
     headers: list[Any] = [(b"content-type", kind), (b"content-length", str(len(body)).encode())]
     if status in (408, 413):
         headers.append((b"connection", b"close"))

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request as StarletteRequest
 from starlette.responses import StreamingResponse
@@ -27,6 +26,7 @@ from kiosk.director.app import DIRECTOR, KIOSK, App, remote_address
 from kiosk.director.guard import Guard
 from kiosk.director.limits import UNLIMITED
 from kiosk.director.live import event_stream
+from kiosk.director.timing import Timed
 from kiosk.director.views import (
     api,
     audit,
@@ -44,6 +44,7 @@ from kiosk.director.views import (
     tables,
 )
 from kiosk.director.web import BadRequest, Request, Response, error_json, wants_json
+from kiosk.director.workers import in_worker
 
 View = Callable[..., Response]
 #: a number in an address (a round, a table, a frame) larger than this names nothing; SQLite
@@ -88,6 +89,7 @@ ROUTES: list[tuple[str, str, View, int, bool]] = [
     ("POST", "/devices/forgive", devices.forgive, DIRECTOR, False),
     ("POST", "/calls/{call:int}/answer", sheet.answer_call, DIRECTOR, False),
     ("GET", "/api/v1/health", api.health, 0, False),
+    ("GET", "/timings.json", api.timings, DIRECTOR, False),
     ("POST", "/api/v1/pair", api.pair, 0, False),
     ("GET", "/api/v1/table", api.table, KIOSK, False),
     ("POST", "/api/v1/results", api.post_result, KIOSK, False),
@@ -117,23 +119,28 @@ def _endpoint(app: App, view: View, needs: int, as_json: bool) -> Callable[..., 
             except BadRequest as problem:
                 return error_json(400, str(problem))
 
-        return await run_in_threadpool(run)
+        return await in_worker(run)
 
     return endpoint
 
 
 async def view_request(app: App, request: StarletteRequest) -> Request:
-    """The small request value the views take, its body read (the guard bounded it)."""
-    headers = {k.lower(): v for k, v in request.headers.items()}
-    peer = request.client.host if request.client else "127.0.0.1"
+    """The small request value the views take, its body read (the guard bounded it).
+
+    Read from the ASGI scope itself: Starlette's `request.url` builds and parses a
+    whole URL, which a hall of kiosks posting at once pays for on the event loop."""
+    scope = request.scope
+    headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+    client = scope.get("client")
+    peer = client[0] if client else "127.0.0.1"
     return Request(
         method=request.method,
-        path=request.url.path,
-        query=dict(request.query_params),
+        path=scope["path"],
+        query=dict(request.query_params) if scope.get("query_string") else {},
         headers=headers,
         body=await request.body(),
         remote=remote_address(app, peer, headers),
-        scheme=request.url.scheme,
+        scheme=scope.get("scheme", "http"),
     )
 
 
@@ -181,7 +188,7 @@ async def _http_error(request: StarletteRequest, problem: Exception) -> Response
     return response
 
 
-def asgi(app: App) -> Guard:
+def asgi(app: App) -> Timed:
     """The whole application: Starlette's routes behind the guard."""
     routes: list[BaseRoute] = []
     for method, path, view, needs, json_too in ROUTES:
@@ -195,4 +202,4 @@ def asgi(app: App) -> Guard:
         routes=routes,
         exception_handlers={404: _http_error, 405: _http_error},
     )
-    return Guard(starlette, app.hosts, app.last_error)
+    return Timed(Guard(starlette, app.hosts, app.last_error), app.timings)

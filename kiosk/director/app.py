@@ -95,7 +95,10 @@ class App:
         """This computer, or a device signed in with the PIN."""
         if auth.is_loopback(request.remote):
             return True
-        return self.session(request) is not None
+        if self.session(request) is None:
+            return False
+        self.connections.known(request.peer)
+        return True
 
     def csrf(self, request: Request) -> str:
         """The hidden form field, bound to this device's session (or to this computer)."""
@@ -130,6 +133,7 @@ class App:
             if table is None:
                 return error_json(401, "this kiosk is not paired, or its pairing was revoked")
             params["kiosk_table"] = table
+            self.connections.known(request.peer)
         if needs == DIRECTOR:
             if not self.is_director(request):
                 if request.method == "GET" and not request.path.endswith(".json"):

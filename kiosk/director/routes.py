@@ -141,6 +141,7 @@ async def view_request(app: App, request: StarletteRequest) -> Request:
         body=await request.body(),
         remote=remote_address(app, peer, headers),
         scheme=scope.get("scheme", "http"),
+        peer=peer,
     )
 
 

@@ -32,11 +32,10 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from kiosk.director.app import App
-from kiosk.director.limits import TOO_MANY, ClientConnections
+from kiosk.director.limits import MAX_CONNECTIONS, RESERVE, ClientConnections
 from kiosk.director.routes import asgi
 from kiosk.director.tls import Certificate
 
-MAX_CONNECTIONS = 4000
 HEAD_SECONDS = 10.0
 KEEP_ALIVE_SECONDS = 5
 MAX_HEAD = 32 * 1024
@@ -64,8 +63,9 @@ class Guarded:
     def connection_made(self, transport: asyncio.Transport) -> None:
         super().connection_made(transport)  # type: ignore[misc]
         peer = self.client[0] if self.client else ""
-        if not self.clients.open(peer):
-            transport.write(TOO_MANY)
+        refusal = self.clients.open(peer)
+        if refusal:
+            transport.write(refusal)
             transport.close()
             return
         self._counted = peer
@@ -143,7 +143,9 @@ def config(app: App, verbose: bool = False,
         lifespan="off",
         log_level="info" if verbose else "warning",
         access_log=verbose,
-        limit_concurrency=MAX_CONNECTIONS,
+        # (the director counts connections itself: limits.ClientConnections; uvicorn's own
+        # cap, over every client alike, stays far above it, for tasks)
+        limit_concurrency=MAX_CONNECTIONS + RESERVE + 2000,
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
         timeout_graceful_shutdown=3,
         h11_max_incomplete_event_size=MAX_HEAD,
@@ -155,7 +157,7 @@ def config(app: App, verbose: bool = False,
     )
 
 
-def raise_file_limit(wanted: int = MAX_CONNECTIONS + 256) -> int:
+def raise_file_limit(wanted: int = MAX_CONNECTIONS + RESERVE + 256) -> int:
     """Raise this process's open-file limit towards `wanted` (each connection is a file;
     many laptops start at 1024); returns the limit now in force."""
     try:

@@ -96,6 +96,8 @@ class Request:
     remote: str = "127.0.0.1"
     #: "https" on the director's TLS listener, "http" on the plain one
     scheme: str = "http"
+    #: the address the connection came from (`remote` unless a test names another device)
+    peer: str = "127.0.0.1"
 
     def form(self) -> dict[str, str]:
         """The fields of a urlencoded form (the last value of a repeated name), or the

@@ -20,7 +20,7 @@ import pytest
 
 from kiosk.director import live, server
 from kiosk.director.app import App
-from kiosk.director.limits import CONNECTIONS_PER_CLIENT
+from kiosk.director.limits import CONNECTIONS_PER_CLIENT, ClientConnections
 from kiosk.director.live import Changes
 from tests.director.helpers import Client, pair, result, setup_form
 
@@ -60,7 +60,7 @@ def refused(s: socket.socket) -> bool:
 def small_server(app: App, monkeypatch: pytest.MonkeyPatch) -> Iterator[Client]:
     """A director whose global cap is 120 connections (the flood needs no thousands to
     reach it) and whose half-sent heads are cut after 2 s; six teams set up."""
-    monkeypatch.setattr(server, "MAX_CONNECTIONS", 120)
+    app.connections = ClientConnections(total=120, reserve=40)
     monkeypatch.setattr(server, "HEAD_SECONDS", 2.0)
     public = app.public_url
     with server.serve_in_thread(app) as url:
@@ -106,6 +106,46 @@ def test_a_head_that_never_ends_is_cut_at_its_limit(client: Client) -> None:
     finally:
         s.close()
     assert client.get("/api/v1/health").status == 200
+
+
+def half_sent_from(url: str, sources: list[str], each: int) -> list[socket.socket]:
+    socks = []
+    for source in sources:
+        for _ in range(each):
+            s = socket.create_connection(head_of(url), timeout=5, source_address=(source, 0))
+            with contextlib.suppress(OSError):
+                s.sendall(b"GET /sheet HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            socks.append(s)
+    return socks
+
+
+def test_many_devices_flooding_together_leave_room_for_kiosks_and_the_laptop(
+    small_server: Client,
+) -> None:
+    client = small_server
+    code = client.get("/tables.json").json()["tables"][0]["code"]
+    # a kiosk on its own address, known to the director once it has used its token
+    with httpx.Client(timeout=10, transport=httpx.HTTPTransport(
+            local_address="127.0.0.77")) as wire:
+        kiosk_client = Client(client.app, client.url, http=wire)
+        token = kiosk_client.post_json("/api/v1/pair", {"code": code}).json()["token"]
+        headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+        assert kiosk_client.get("/api/v1/table", headers).status == 200
+        socks = half_sent_from(client.url, [f"127.0.0.{50 + k}" for k in range(5)], 30)
+        try:  # 150 held or refused: the director's 120 are full
+            stranger = socket.create_connection(head_of(client.url), timeout=5,
+                                                source_address=("127.0.0.99", 0))
+            stranger.sendall(b"GET /standings HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert stranger.recv(100).startswith(b"HTTP/1.1 503")
+            stranger.close()
+            body = result(1, ["Ann & Bob", "Cy & Di"], [10, 4])
+            posted = kiosk_client.post_json("/api/v1/results", body, headers | {
+                "Idempotency-Key": "k"})
+            assert posted.status == 200  # the known kiosk still gets through
+            assert client.get("/sheet").status == 200  # and the laptop
+        finally:
+            for s in socks:
+                s.close()
 
 
 def open_stream(url: str, forwarded: str) -> tuple[socket.socket, bytes]:

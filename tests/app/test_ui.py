@@ -5,15 +5,11 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-
-from kiosk.app.headless import VirtualScreen
 from kiosk.table.session import TableSession
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,27 +21,10 @@ SHOTS = ("rules", "setup", "setup-keyboard", "voice", "pairing", "calibration-ta
          "score-game-won", "game-end-agree", "game-end")
 
 
-@pytest.fixture
-def screen(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """A virtual screen of its own (Xvfb picks a free display number, so two test
-    workers never race for one, as ``xvfb-run -a`` can), else the display there is."""
-    if shutil.which("Xvfb"):
-        monkeypatch.delenv("DISPLAY", raising=False)  # restored after the test
-        virtual = VirtualScreen.start(1280, 800)
-        try:
-            yield virtual.display
-        finally:
-            virtual.stop()
-    elif os.environ.get("DISPLAY"):
-        yield os.environ["DISPLAY"]
-    else:
-        pytest.skip("needs Xvfb or a display")
-
-
-def test_tap_through_a_game(tmp_path: Path, screen: str) -> None:
+def test_tap_through_a_game(tmp_path: Path, virtual_screen: Callable[[str], str]) -> None:
     journal = tmp_path / "ui.sqlite3"
     env = dict(os.environ, PYTHONPATH=str(ROOT), KIVY_NO_ARGS="1", KIVY_HOME=str(tmp_path),
-               DISPLAY=screen)
+               DISPLAY=virtual_screen("1280x800"))
     done = subprocess.run([sys.executable, str(SCRIPT), str(journal), str(tmp_path / "shots")],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=240)
     assert "UI OK" in done.stdout, done.stderr[-3000:] + done.stdout[-3000:]

@@ -7,9 +7,9 @@ test_ui.py's.)"""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -24,24 +24,23 @@ EVERY_SIZE = ("rules", "setup", "setup-keyboard", "voice", "pairing", "bidding-t
 SEVEN_INCH_PAGES = ("rules-points", "setup-teams")
 
 
-def _run(tmp_path: Path, size: str, px_per_mm: str | None,
+def _run(tmp_path: Path, screen: Callable[[str], str], size: str, px_per_mm: str | None,
          timeout: int) -> subprocess.CompletedProcess[str]:
-    if not shutil.which("xvfb-run"):
-        pytest.skip("needs Xvfb (xvfb-run)")
     env = dict(os.environ, PYTHONPATH=str(ROOT), KIVY_NO_ARGS="1", KIVY_HOME=str(tmp_path),
-               KIOSK_UI_SIZE=size)
+               KIOSK_UI_SIZE=size, DISPLAY=screen(size))
     env.pop("KIOSK_PX_PER_MM", None)
     if px_per_mm is not None:
         env["KIOSK_PX_PER_MM"] = px_per_mm
-    command = ["xvfb-run", "-a", "-s", f"-screen 0 {size}x24", sys.executable, str(SCRIPT),
-               str(tmp_path / "ui.sqlite3"), str(tmp_path / "shots")]
+    command = [sys.executable, str(SCRIPT), str(tmp_path / "ui.sqlite3"),
+               str(tmp_path / "shots")]
     return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=timeout)
 
 
 @pytest.mark.parametrize("size", ["1280x720", "720x1280"])
-def test_the_seven_inch_screen_passes_the_bar(tmp_path: Path, size: str) -> None:
-    done = _run(tmp_path, size, "8.3", timeout=900)
+def test_the_seven_inch_screen_passes_the_bar(tmp_path: Path, size: str,
+                                              virtual_screen: Callable[[str], str]) -> None:
+    done = _run(tmp_path, virtual_screen, size, "8.3", timeout=900)
     assert "UI OK" in done.stdout, done.stderr[-3000:] + done.stdout[-3000:]
     audited = [line for line in done.stdout.splitlines() if line.startswith("AUDIT ")]
     assert audited and all(" 0 finding(s)" in a for a in audited), audited
@@ -49,10 +48,11 @@ def test_the_seven_inch_screen_passes_the_bar(tmp_path: Path, size: str) -> None
         assert (tmp_path / "shots" / f"{name}.png").exists(), name
 
 
-def test_a_screen_below_the_bar_shows_one_message(tmp_path: Path) -> None:
+def test_a_screen_below_the_bar_shows_one_message(
+        tmp_path: Path, virtual_screen: Callable[[str], str]) -> None:
     """800x480 at the default 6 px/mm is 133 x 80 mm: one message instead of overlapping
     screens."""
-    done = _run(tmp_path, "800x480", None, timeout=120)
+    done = _run(tmp_path, virtual_screen, "800x480", None, timeout=120)
     assert "UI TOO SMALL" in done.stdout, done.stderr[-3000:] + done.stdout[-3000:]
     assert "AUDIT too-small: 0 finding(s)" in done.stdout
     assert (tmp_path / "shots" / "too-small.png").exists()

@@ -25,10 +25,11 @@ from kiosk.egn.notation import EgnError
 from kiosk.egn.records import game_of_records, records_of_game
 from kiosk.egn.replay import replay_game
 from kiosk.egn.ruleset import DEFAULT_BASE, EgnRuleset
+from kiosk.rules.cards import Seat
 from kiosk.rules.profiles import PROFILES, RuleProfile
 from kiosk.rules.record import HandRecord, HandRecordError, JsonTextError, decode_json
 
-SEAT_NAMES = ["North", "East", "South", "West"]
+SEAT_NAMES = [seat.words for seat in Seat]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -36,7 +36,7 @@ from kiosk.rules.cards import Seat
 from kiosk.rules.profiles import RuleProfile, get_profile
 from kiosk.rules.record import HandRecord, HandRecordError
 
-SEAT_WORDS = {Seat.N: "North", Seat.E: "East", Seat.S: "South", Seat.W: "West"}
+SEAT_WORDS = {seat: seat.words for seat in Seat}
 #: outcomes of a hand played out, which EGN's own scoring gives as the kiosk does
 AS_PLAYED = ("made", "march", "euchred", "passed")
 PREFIX = "Kiosk: "

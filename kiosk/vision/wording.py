@@ -15,8 +15,7 @@ from __future__ import annotations
 from kiosk.rules.cards import Card, CardParseError, Seat
 from kiosk.vision.events import ReaderWarning, WarningKind
 
-SEAT_NAMES: dict[Seat, str] = {Seat.N: "North", Seat.E: "East", Seat.S: "South",
-                               Seat.W: "West"}
+SEAT_NAMES: dict[Seat, str] = {seat: seat.words for seat in Seat}
 
 
 def card_words(card: Card | str) -> str:

@@ -167,7 +167,7 @@ def where(frames: list[str]) -> str:
     if "Database.read" in names or "Database.reader" in names or "sqlite3" in names:
         return "SQLite reads (worker threads)"
     if "MainThread" in frames[0]:
-        return "event loop (h11, uvicorn, the guard, routing)"
+        return "event loop (HTTP parsing, TLS, uvicorn, the guard, routing)"
     return "views (worker threads: checks, posting's Python)"
 
 

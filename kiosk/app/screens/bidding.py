@@ -58,8 +58,9 @@ class BiddingScreen(KioskScreen):
         self._middle = BoxLayout(spacing=bar.GAP)
         bottom = BoxLayout(size_hint_y=None, height=bar.BUTTON, spacing=bar.GAP)
         if bar.PORTRAIT:
-            top = BoxLayout(size_hint_y=None, height=bar.mm(30), spacing=bar.GAP)
-            w["card_box"].size_hint_x, w["card_box"].width = None, bar.mm(22)
+            top = BoxLayout(size_hint_y=None, height=bar.mm(22), spacing=bar.GAP)
+            w["card_box"].size_hint_x, w["card_box"].width = None, bar.mm(16)
+            w["title"].font_size = bar.TEXT  # two lines of it over the score
             words = BoxLayout(orientation="vertical", spacing=bar.GAP)
             words.add_widget(w["title"])
             words.add_widget(w["score"])
@@ -102,6 +103,11 @@ class BiddingScreen(KioskScreen):
         """A small screen gives the turn-up's picker the card's room until it is known."""
         box = self._card_box
         holder = self._top if bar.PORTRAIT else self._middle
+        if bar.PORTRAIT:
+            # standing up, the picker needs the height; the bids leave room for the card
+            # and a reason of three lines
+            self._top.height = bar.mm(30 if shown else 22)
+            self.ids.banner.lines = 3 if shown else 2
         if shown and box.parent is None:
             holder.add_widget(box, index=len(holder.children))
         elif not shown and box.parent is not None:

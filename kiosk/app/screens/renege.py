@@ -38,6 +38,8 @@ class RenegeScreen(KioskScreen):
         if self.compact:
             for column in (ids.failed, ids.proof, ids.frames):
                 column.parent.remove_widget(column)  # the story names both cards
+        else:
+            ids.turn_page.parent.remove_widget(ids.turn_page)  # one page: nothing to turn
         self.turn("story")
 
     def turn(self, page: str) -> None:

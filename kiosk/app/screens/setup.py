@@ -134,7 +134,8 @@ class RulesScreen(KioskScreen):
         ids = self.ids
         self.locked = self.presenter.rules_locked()
         self.profile = v.profile
-        self.profile_notes = v.profile_notes
+        # a paired table says whose rules these are before anyone tries to change them
+        self.profile_notes = ("Set by the director. " if self.locked else "") + v.profile_notes
         self.points_to_win = v.points_to_win
         self.minutes = v.minutes
         ids.four_colour.state = "down" if v.four_colour else "normal"

@@ -21,6 +21,7 @@ if str(ROOT) not in sys.path:  # the checkout's own packages beside kiosk: devto
 #: from a fresh clone), dealt first; any module not named here counts as short
 LONGEST = {
     "tests/app/test_ui_sizes.py": 150,
+    "tests/vision/test_deep_enrolment.py": 150,
     "tests/packaging/test_wheel.py": 110,
     "tests/vision/test_enrol.py": 90,
     "tests/vision/test_card_art.py": 86,
@@ -33,6 +34,7 @@ LONGEST = {
     "tests/director/test_load.py": 31,
     "tests/e2e/test_deck_handout.py": 22,
     "tests/reader/test_hand_frames.py": 20,
+    "tests/vision/test_read_table.py": 20,
     "tests/vision/test_photo_reading.py": 15,
     "tests/reader/test_read_video_kitty.py": 13,
     "tests/reader/test_hand_patches.py": 12,

@@ -18,7 +18,8 @@ import bench_twins as bt  # noqa: E402
 from kiosk.vision.calibration import Calibration  # noqa: E402
 from kiosk.vision.pipeline import Play, read_stream  # noqa: E402
 
-FIXTURE = Path(__file__).parent / "fixtures" / "rendered-lone-hand-overhead.json"
+#: a rendered hand the reader tests recorded (tests/reader/record_fixtures.py)
+FIXTURE = ROOT / "tests" / "reader" / "fixtures" / "rendered-lone-hand-overhead.json"
 
 
 def _read(swaps: tuple[str, float], seed: int = 0, always: str | None = None

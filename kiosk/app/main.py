@@ -58,8 +58,8 @@ def too_small_words(width: float, height: float) -> str:
     work."""
     w, h = bar.window_mm(width, height)
     return ("This screen is too small for the euchre kiosk.\n\n"
-            f"It is {w:.0f} x {h:.0f} mm ({int(width)} x {int(height)} dots): the kiosk's "
-            "words and buttons would be too small to read and tap, or would overlap.\n\n"
+            f"It is {w:.0f} x {h:.0f} mm ({int(width)} x {int(height)} dots): its words and "
+            "buttons would be too small to read and tap, or would overlap.\n\n"
             f"Use {bar.SCREENS_THAT_WORK[0]}, or {bar.SCREENS_THAT_WORK[1]}.")
 
 
@@ -68,9 +68,9 @@ def too_small(width: float, height: float) -> Any:
     from kivy.uix.label import Label
 
     label = Label(text=too_small_words(width, height), font_size=bar.TEXT,
-                  halign="center", valign="middle", color=(1, 1, 1, 1),
-                  padding=(bar.PAD, bar.PAD))
-    label.bind(size=lambda w, _s: setattr(w, "text_size", w.size))
+                  halign="center", color=(1, 1, 1, 1))
+    # wrapped to the width, as tall as it needs (a height would cut the last lines)
+    label.bind(width=lambda w, _w: setattr(w, "text_size", (w.width - 2 * bar.PAD, None)))
     return label
 
 

@@ -52,12 +52,10 @@ class SetupScreen(KioskScreen):
         parts = self._parts
         if page == "all":
             row = BoxLayout(spacing=bar.PAD * 2)
-            fields, buttons = parts["fields"], parts["buttons"]
-            fields.size_hint_x, buttons.size_hint_x = 0.55, 0.45
-            for part in (fields, buttons):
+            for part, share in ((parts["fields"], 0.55), (parts["buttons"], 0.45)):
                 if part.parent is not None:
                     part.parent.remove_widget(part)
-                column = BoxLayout(orientation="vertical", size_hint_x=part.size_hint_x)
+                column = BoxLayout(orientation="vertical", size_hint_x=share)
                 column.add_widget(part)
                 column.add_widget(Widget())
                 row.add_widget(column)

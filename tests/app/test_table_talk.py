@@ -113,3 +113,37 @@ def test_an_unpaired_kiosk_says_nobody_was_told(tmp_path: Path) -> None:
     assert not p.call_director()
     assert "not paired" in p.message and "nobody was told" in p.message
     assert not p.session.director_called
+
+
+def test_round_two_says_each_reason_once_and_names_the_side(tmp_path: Path) -> None:
+    """Alberta 55+, round 2: the turned-down suit is refused with the bidder's team named
+    (never 'your side' on a screen four players share), and the reminder that says the
+    same is not repeated under it."""
+    s = TableSession.open(tmp_path / "j.sqlite3")
+    s.configure(make_setup("alberta55"))
+    s.start_game("N")
+    s.see_turn_up("9H")
+    for _ in range(4):
+        s.bid("pass")  # the turn-up is turned down: round 2, East to bid
+    v = TablePresenter(s).bidding_view()
+    assert v.title == "East to bid"
+    assert "your side" not in v.explain.lower()
+    assert v.explain.count("turned down") == 1, v.explain
+    assert v.hint == ""
+
+
+def test_an_unpaired_table_chooses_the_same_teams_or_new_ones(tmp_path: Path) -> None:
+    """Not paired, the next game never clears the names unasked: the players choose."""
+    from tests.app.test_presenter import agree, play_demo_hand
+
+    for same, want in ((True, ("Ann & Bob", "Cy & Di")), (False, ("", ""))):
+        s = TableSession.open(tmp_path / f"{same}.sqlite3")
+        s.configure(make_setup(points=1))
+        s.start_game("N")
+        p = TablePresenter(s)
+        play_demo_hand(p)
+        assert p.end_game() and agree(p, "NS") and agree(p, "EW")
+        assert p.game_end_view().paired is False
+        assert p.new_game(same_teams=same)
+        assert s.setup is not None and s.setup.round == 3
+        assert (s.setup.team_ns, s.setup.team_ew) == want

@@ -49,6 +49,17 @@ SCREEN_OF = {
 }
 
 
+def _short_reason(reason: str) -> str:
+    """A refused bid's reason, short enough for a small screen's message box: the suit
+    turned down is said as what it means for the button (a void call cannot be tapped)."""
+    import re
+
+    turned = re.match(r"(\w+) were turned down", reason)
+    if turned:
+        return f"{turned.group(1)} were turned down, so they cannot be trump now."
+    return reason
+
+
 @dataclass
 class TablePresenter(DirectorLink):
     """Turns the session into views and taps into intents."""
@@ -285,7 +296,7 @@ class TablePresenter(DirectorLink):
         history = tuple(words.bid_words(b) for b in hand.bids)
         # the reasons, each once; a shared screen says whose side, never 'your side'
         side = self.teams()[str(Seat.parse(view.to_bid).team)] if view.to_bid else ""
-        reasons = [o.reason.replace("Your side", side).replace("your side", side)
+        reasons = [_short_reason(o.reason).replace("Your side", side).replace("your side", side)
                    for o in options if not o.allowed and o.reason]
         explain = " ".join(dict.fromkeys(reasons))
         hint = view.hint

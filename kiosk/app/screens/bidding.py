@@ -148,7 +148,8 @@ class BiddingScreen(KioskScreen):
             button = self._bid_button(b)
             (box if v.round == 2 and b.label == "Pass" else grid).add_widget(button)
         if self.compact:
-            self._show_card(not self.need_turn_up)
+            # lying down, round 2's eight suits need the card's room (it was turned down)
+            self._show_card(not self.need_turn_up and (bar.PORTRAIT or v.round == 1))
             # the picker takes the room while it is shown; the bids sit at the top
             self._spring.size_hint_y = 0.001 if self.need_turn_up else 1
         if self.need_turn_up:

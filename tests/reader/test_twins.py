@@ -99,3 +99,20 @@ def test_another_names_doubt_is_asked_at_once() -> None:
                   if isinstance(e, CardPlayed) and e.seat == "N")
     asked = next(i for i, e in enumerate(events) if isinstance(e, ReaderWarning))
     assert asked == played + 1  # with its CardPlayed, not when the trick is full
+
+
+def test_a_twin_on_one_corner_of_a_card_is_not_a_frame_of_its_own() -> None:
+    """North's jack of spades shows three corners read JS and one read JC in every frame
+    (a model reads a card's corners one by one). The pack holds one card there: each frame
+    counts it as the jack of spades, so the jack of clubs is no rival, and nothing is
+    asked (it used to count a whole frame, every frame: a fight, asked about)."""
+    reader = TrickReader(Calibration.default("overhead", (100, 100)), leader="N", trump="H")
+    corners = [([45, 20, 47, 22], "JS"), ([48, 23, 50, 25], "JS"), ([45, 23, 47, 25], "JS"),
+               ([48, 20, 50, 22], "JC")]
+    events: list[object] = []
+    for frame in range(int(5.0 * FPS)):
+        t = frame / FPS
+        seen = [{"card": card, "confidence": 0.8, "box": box} for box, card in corners]
+        events += reader.feed(t, seen if t >= 0.5 else [])
+    assert _played(events) == [("N", "JS")]
+    assert not [e for e in events if isinstance(e, ReaderWarning)]

@@ -29,6 +29,7 @@ from kiosk.vision.classes import FACE_DOWN
 from kiosk.vision.detection import Detection
 from kiosk.vision.reader.config import SAME_CARD, ReaderConfig
 from kiosk.vision.reader.table_fit import TableFit
+from kiosk.vision.reader.twins import twin_name
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,25 @@ class Seen:
     faint_seats: set[Seat]
     #: where face-down cards lie (table units): the kitty's turn-up turned down shows one
     backs: list[tuple[float, float]] = field(default_factory=list)
+
+
+def _one_of_twins(sightings: list[CardSighting]) -> list[CardSighting]:
+    """A card read under its name on some corners and as its same-colour twin on others
+    in one frame (the jack of spades on three, the jack of clubs on one) is one card: the
+    pack holds each card once, so the frame counts it under the name more of its corners
+    bear, the other kept as a runner-up name. Left as two sightings, a twin read on one
+    corner of four would count a whole frame, and a deck that confuses the twins on one
+    corner in seven would look like a fight between them. Even counts stay two sightings."""
+    dropped: set[int] = set()
+    for i, a in enumerate(sightings):
+        for j, b in enumerate(sightings):
+            if (i in dropped or j in dropped or twin_name(a.card) != b.card
+                    or len(a.table) <= len(b.table)
+                    or np.linalg.norm(a.table.mean(axis=0) - b.table.mean(axis=0)) > SAME_CARD):
+                continue
+            dropped.add(j)
+            a.alternatives[b.card] = max(a.alternatives.get(b.card, 0.0), b.score)
+    return [s for k, s in enumerate(sightings) if k not in dropped]
 
 
 class Frame:
@@ -125,7 +145,7 @@ class Frame:
             out.append(CardSighting(card=usable[g[0]].card, score=score, pixels=centres[g],
                                     table=table[g], seat=self._seat_at(table[g].mean(axis=0)),
                                     alternatives=alternatives))
-        return out
+        return _one_of_twins(out)
 
     def _unless_read_surely(self, t: float, boxes: list[Detection], points: np.ndarray
                             ) -> tuple[list[Detection], np.ndarray]:

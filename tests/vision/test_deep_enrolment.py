@@ -20,7 +20,7 @@ pytest.importorskip("torch")
 
 DECK = "kde-standard"
 #: few steps: the tests check what is learnt and kept, not how well (the bench does)
-QUICK = {"steps": 12, "deck_batch": 32, "replay_batch": 16}
+QUICK = {"steps": 8, "deck_batch": 24, "replay_batch": 8}
 
 pytestmark = pytest.mark.skipif(
     DECK not in cards_art.held_out_decks() or not cards_art.card_art_installed(),
@@ -34,11 +34,22 @@ def detector() -> Detector:
 
 
 @pytest.fixture(scope="module")
-def layout(detector: Detector, tmp_path_factory: pytest.TempPathFactory) -> LabelledPhoto:
+def layout_files(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """Two rendered layout photos of the deck, drawn once for the module."""
     from datasets.layouts import render_layout
 
-    photo = render_layout(DECK, 7)
-    return read_layout(detector, photo.image, "layout").photo
+    folder = tmp_path_factory.mktemp("layouts")
+    paths = []
+    for seed in (7, 8):
+        path = folder / f"layout{seed}.png"
+        cv2.imwrite(str(path), render_layout(DECK, seed).image)
+        paths.append(path)
+    return paths
+
+
+@pytest.fixture(scope="module")
+def layout(detector: Detector, layout_files: list[Path]) -> LabelledPhoto:
+    return read_layout(detector, cv2.imread(str(layout_files[0])), "layout").photo
 
 
 @pytest.fixture(scope="module")
@@ -115,13 +126,12 @@ def test_a_deep_profile_from_other_networks_is_refused(deep: DeckProfile,
 
 
 def test_enrol_deep_from_a_layout(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    from datasets.layouts import render_layout
+                                  monkeypatch: pytest.MonkeyPatch,
+                                  layout_files: list[Path]) -> None:
     from kiosk.vision import deep_enrolment
 
     monkeypatch.setattr(deep_enrolment, "SETTINGS", deep_enrolment.DeepSettings(**QUICK))
-    image = tmp_path / "layout.png"
-    cv2.imwrite(str(image), render_layout(DECK, 7).image)
+    image = layout_files[0]
     out = tmp_path / "deck.npz"
     assert main(["enrol", "--deep", "--layout", str(image), "-o", str(out)]) == 0
     line = capsys.readouterr().out.strip()
@@ -131,18 +141,13 @@ def test_enrol_deep_from_a_layout(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 def test_a_profile_that_reads_worse_is_not_written(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], detector: Detector,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, layout_files: list[Path]) -> None:
     """Two layout photos and a good profile already at the path: a new one that names the
     held-out photo worse is refused, and the old file stays byte for byte."""
-    from datasets.layouts import render_layout
     from kiosk.vision import deep_enrolment
     from kiosk.vision.enrolment import learn_deck
 
-    images = []
-    for seed in (7, 8):
-        path = tmp_path / f"layout{seed}.png"
-        cv2.imwrite(str(path), render_layout(DECK, seed).image)
-        images.append(path)
+    images = layout_files
     out = tmp_path / "deck.npz"
     photo = read_layout(detector, cv2.imread(str(images[0]))).photo
     learn_deck(detector, [photo]).save(out)

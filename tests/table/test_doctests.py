@@ -12,7 +12,8 @@ MODULES = ["kiosk.table.journal", "kiosk.table.feed", "kiosk.table.setup", "kios
            "kiosk.vision.events", "kiosk.vision.calibration", "kiosk.vision.rectify",
            "kiosk.vision.detector", "kiosk.vision.suit_reader", "kiosk.vision.context_reader",
            "kiosk.vision.index_classifier",
-           "kiosk.vision.pipeline", "kiosk.vision.reader",
+           "kiosk.vision.pipeline", "kiosk.vision.reader", "kiosk.vision.reader.twins",
+           "kiosk.table.twins",
            "kiosk.marker_poses", "kiosk.app.demo", "kiosk.app.headless", "kiosk.app.palette",
            "kiosk.commands.run"]
 

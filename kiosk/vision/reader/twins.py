@@ -65,11 +65,13 @@ def winner_hangs_on(plays: Sequence[tuple[Seat, str]], seat: Seat, trump: Suit |
     cannot be told: no trump known, a card outside the pack).
 
     >>> N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
-    >>> trick = [(N, "AS"), (E, "9S"), (S, "KS"), (W, "TS")]
+    >>> trick = [(W, "TS"), (N, "AS"), (E, "9S"), (S, "KS")]
     >>> winner_hangs_on(trick, N, Suit.HEARTS)   # the ace of clubs would lose the trick
     True
     >>> winner_hangs_on(trick, E, Suit.HEARTS)   # a 9 of clubs loses it all the same
     False
+    >>> winner_hangs_on(trick, W, Suit.HEARTS)   # a club led: the ten of clubs would win
+    True
     """
     if trump is None:
         return True

@@ -39,6 +39,7 @@ from kiosk.vision.naming_network import (  # noqa: E402,F401  (the recipe's name
     coarser,
     covered,
     export_bytes,
+    grow_stem,
     load_export,
     tinted,
     to_tensor,
@@ -199,7 +200,13 @@ def main(argv: list[str] | None = None) -> int:
     model = build_network(len(labels), args.grid, width, args.stem)
     if args.init is not None:
         try:
-            warm_start(model, args.init, x)
+            if args.stem and not _has_stem(args.init):
+                # a 32-pixel network's weights: the stem grows in front of them
+                narrow = build_network(len(labels), args.grid, width)
+                warm_start(narrow, args.init, _halved(x))
+                grow_stem(narrow, model, x)
+            else:
+                warm_start(model, args.init, x)
         except ValueError as problem:
             print(f"cannot continue from {args.init}: {problem}", file=sys.stderr)
             return 2
@@ -304,6 +311,25 @@ def warm_start(model, path: Path, patches: np.ndarray) -> None:
 def _load_export(model, weights: dict, convs: list, gemm, patches: np.ndarray) -> None:
     """Put an export's tensors into ``model`` (``naming_network.load_export``)."""
     load_export(model, weights, convs, gemm, patches)
+
+
+def _has_stem(path: Path) -> bool:
+    """Whether saved weights (a ``.pt`` state) are of the design with a stem."""
+    import torch
+
+    if path.suffix != ".pt":
+        return False
+    state = torch.load(path, map_location="cpu")
+    return sum(1 for v in state.values() if v.dim() == 4) == len(CHANNELS) + 1
+
+
+def _halved(patches: np.ndarray) -> np.ndarray:
+    """Patches shrunk to half their side (area), as the 32-pixel network saw them."""
+    import cv2
+
+    side = patches.shape[1] // 2
+    return np.stack([cv2.resize(p, (side, side), interpolation=cv2.INTER_AREA)
+                     for p in patches[:4096]])
 
 
 def saved_width(path: Path) -> float | None:

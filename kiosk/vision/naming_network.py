@@ -165,6 +165,47 @@ def load_export(model: nn.Sequential, weights: Mapping[str, np.ndarray], convs: 
                 break
 
 
+def grow_stem(narrow: nn.Sequential, wide: nn.Sequential, patches: np.ndarray) -> None:
+    """Give ``wide`` (the same design with a stem, :func:`build_network` ``stem=True``)
+    about the function ``narrow`` computes on patches of half the side, so a 64-pixel
+    network starts where a trained 32-pixel one stands rather than from nothing.
+
+    The stem's first three channels pass each colour through (a 2 x 2 box in the 3 x 3
+    kernel, as a camera's pixels are summed when a picture is halved), its batch norm set
+    to give them back unchanged on ``patches`` (64-pixel, BGR uint8), and the halving
+    that follows keeps the brightest of four: close to the area shrink the 32-pixel
+    network was trained on. The first block reads those three channels with the narrow
+    network's first weights and the stem's other channels with nothing (they learn from
+    there); every later layer is the narrow network's.
+    """
+    import torch
+
+    old, new = list(narrow), list(wide)
+    stem_conv, stem_norm = new[0], new[1]
+    assert isinstance(stem_conv, torch.nn.Conv2d) and isinstance(stem_norm, torch.nn.BatchNorm2d)
+    with torch.no_grad():
+        stem_conv.weight.zero_()
+        for band in range(3):
+            stem_conv.weight[band, band, 1:, 1:] = 0.25
+        stem_conv.weight[3:].normal_(0.0, 0.05)
+        sample = np.random.default_rng(0).choice(len(patches), min(2048, len(patches)),
+                                                  replace=False)
+        hidden = stem_conv(to_tensor(patches[np.sort(sample)]).float() / 255)
+        mean = hidden.mean(dim=(0, 2, 3))
+        std = hidden.var(dim=(0, 2, 3)).add(stem_norm.eps).sqrt()
+        stem_norm.weight.copy_(std)
+        stem_norm.bias.copy_(mean)
+        assert stem_norm.running_mean is not None and stem_norm.running_var is not None
+        stem_norm.running_mean.copy_(mean)
+        stem_norm.running_var.copy_(std.pow(2) - stem_norm.eps)
+        first_old, first_new = old[0], new[4]
+        assert isinstance(first_old, torch.nn.Conv2d) and isinstance(first_new, torch.nn.Conv2d)
+        first_new.weight.zero_()
+        first_new.weight[:, :3] = first_old.weight
+        for a, b in zip(old[1:], new[5:], strict=True):
+            b.load_state_dict(a.state_dict())
+
+
 # -- exporting --------------------------------------------------------------------------
 
 

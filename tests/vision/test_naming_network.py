@@ -50,3 +50,27 @@ def test_the_shipped_classifier_loads_into_torch_as_it_reads() -> None:
     with torch.no_grad():
         mine = model(to_tensor(patches[:8]).float() / 255).numpy()
     assert np.abs(mine - _onnx_logits(data, patches[:8])).max() < 1e-3
+
+
+def test_a_stem_grown_in_front_of_a_32_pixel_network_starts_where_it_stands() -> None:
+    """The 64-pixel design warm-started from the 32-pixel one (``grow_stem``) gives
+    nearly the logits the 32-pixel network gives the same picture at half the side."""
+    import cv2
+
+    from kiosk.vision.naming_network import build_network, grow_stem, to_tensor
+
+    torch.manual_seed(3)
+    narrow = build_network(6, 1, 0.5)
+    narrow.eval()
+    wide = build_network(6, 1, 0.5, stem=True)
+    rng = np.random.default_rng(2)
+    small = [cv2.GaussianBlur((rng.random((32, 32, 3)) * 255).astype(np.uint8), (0, 0), 1.5)
+             for _ in range(120)]
+    large = np.stack([cv2.resize(p, (64, 64), interpolation=cv2.INTER_LINEAR) for p in small])
+    grow_stem(narrow, wide, large)
+    wide.eval()
+    with torch.no_grad():
+        halved = np.stack([cv2.resize(p, (32, 32), interpolation=cv2.INTER_AREA) for p in large])
+        a = narrow(to_tensor(halved).float() / 255).numpy().ravel()
+        b = wide(to_tensor(large).float() / 255).numpy().ravel()
+    assert np.corrcoef(a, b)[0, 1] > 0.9

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.graphics import Color, Line
-from kivy.metrics import dp
+from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.utils import escape_markup
 
@@ -64,7 +64,10 @@ class DeckScreen(PictureScreen):
                 Line(rectangle=(sx + dp(2), sy + dp(2), sw - dp(4), sh - dp(4)), width=dp(1.5))
             words = place.words if not STATE_WORDS[place.state] else (
                 f"{place.words}\n{STATE_WORDS[place.state]}")
-            label = PictureLabel(text=words, font_size="20sp", color=colour, halign="center",
+            # at the picture's scale: a place's longest word ("diamonds") fits its width,
+            # so that no label runs into the next place's
+            size = min(sp(20), (sw - dp(8)) / 5.0)
+            label = PictureLabel(text=words, font_size=size, color=colour, halign="center",
                                  size_hint=(None, None), text_size=(sw - dp(8), None))
             label.texture_update()
             label.size = label.texture_size

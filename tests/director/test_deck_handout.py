@@ -181,7 +181,7 @@ def test_a_deck_taken_back_from_a_table_without_its_own_reads_without_one(
     path = deck_path(table.session)
     assert table.deck_setup.detector.deck is None and path is not None and not path.exists()
     assert table.deck_setup.view().in_use == (
-        "No deck profile yet: the card networks read alone.")
+        "This deck is not learnt yet.")
 
 
 def test_what_the_players_learn_after_a_handout_is_not_fetched_over(

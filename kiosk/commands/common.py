@@ -113,3 +113,20 @@ def load_deck(path: str | None) -> Any:
         return DeckProfile.load(path)
     except ProfileError as problem:
         raise UsageError(str(problem)) from None
+
+
+def table_detector(deck: Any) -> Any:
+    """The trained card detector as the kiosk runs it at the table (every core but one),
+    reading with ``deck`` (a deck profile, or None); a model that cannot load, or a
+    profile of other networks, is one line."""
+    from kiosk.vision.detector import Detector, ModelError, threads_beside_the_screen
+
+    try:
+        detector = Detector(threads=threads_beside_the_screen())
+    except ModelError as problem:
+        raise UsageError(f"cannot load the card detector: {problem}") from None
+    try:
+        detector.use_deck(deck)  # a profile of other networks: said as it is
+    except ModelError as problem:
+        raise UsageError(str(problem)) from None
+    return detector

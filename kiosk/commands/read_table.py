@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from kiosk.cli import UsageError
-from kiosk.commands.common import check_image_files, load_deck, read_image
+from kiosk.commands.common import check_image_files, load_deck, read_image, table_detector
 from kiosk.rules.cards import Seat, Team
 from kiosk.vision.markers import THEIRS
 
@@ -197,14 +197,4 @@ def _calibration(path: str | None) -> Calibration | None:
 
 
 def _detector(deck: Any) -> Any:
-    from kiosk.vision.detector import Detector, ModelError, threads_beside_the_screen
-
-    try:
-        detector = Detector(threads=threads_beside_the_screen())
-    except ModelError as problem:
-        raise UsageError(f"cannot load the card detector: {problem}") from None
-    try:
-        detector.use_deck(deck)  # a profile of other networks: said as it is
-    except ModelError as problem:
-        raise UsageError(str(problem)) from None
-    return detector
+    return table_detector(deck)

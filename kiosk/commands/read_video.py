@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.cli import UsageError
-from kiosk.commands.common import load_deck
+from kiosk.commands.common import load_deck, table_detector
 from kiosk.rules.cards import EUCHRE_DECK, Seat, Suit
 
 #: the euchre cards as a record names them, clubs first
@@ -215,15 +215,5 @@ def _detector(name: str, video: Path, args: argparse.Namespace, deck: Any,
     if name in others:
         return others[name](video, args)
     if name == "model":
-        from kiosk.vision.detector import Detector, ModelError, threads_beside_the_screen
-
-        try:
-            detector = Detector(threads=threads_beside_the_screen())
-        except ModelError as problem:
-            raise UsageError(f"cannot load the card detector: {problem}") from None
-        try:
-            detector.use_deck(deck)  # a profile of other networks: said as it is
-        except ModelError as problem:
-            raise UsageError(str(problem)) from None
-        return detector
+        return table_detector(deck)
     raise UsageError(f"unknown detector {name!r} ({' or '.join(['model', *others])})")

@@ -234,7 +234,8 @@ def test_a_confirmed_game_reaches_the_master_sheet_exactly_once(director, tmp_pa
     # before both have tapped. The game was still won on points.
     clock.now = session.started_at + GAME_MINUTES * 60 + 30
     director.kill()  # ... and the director's laptop is closed meanwhile
-    assert presenter.confirm("NS") and presenter.confirm("EW"), presenter.message
+    assert all(presenter.confirm(side) and presenter.answer_agreement(True)
+               for side in ("NS", "EW")), presenter.message
     assert session.phase == "confirmed" and session.submitted
     assert outbox.counts() == {"pending": 1, "acknowledged": 0, "rejected": 0}
     key = session.game_id()
@@ -312,7 +313,8 @@ def test_a_confirmed_game_reaches_the_master_sheet_exactly_once(director, tmp_pa
     table.play_game(first_dealer="E")
     scores2 = session.scores
     assert scores2 == engine_points(table.records)
-    assert presenter.confirm("EW") and presenter.confirm("NS"), presenter.message
+    assert all(presenter.confirm(side) and presenter.answer_agreement(True)
+               for side in ("EW", "NS")), presenter.message
     assert session.game_id() != key
     outbox.start()
     assert outbox.wait_until_sent(20), outbox.pending()

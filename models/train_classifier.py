@@ -39,6 +39,7 @@ from kiosk.vision.naming_network import (  # noqa: E402,F401  (the recipe's name
     coarser,
     covered,
     export_bytes,
+    export_tensors,
     grow_stem,
     load_export,
     tinted,
@@ -269,9 +270,7 @@ def warm_start(model, path: Path, patches: np.ndarray) -> None:
     (plus bias) that the convolution's output has over a sample of patches, so the network
     computes the same function in training mode as the export did.
     """
-    import onnx
     import torch
-    from onnx import numpy_helper
 
     if path.suffix == ".pt":
         state = torch.load(path, map_location="cpu")
@@ -290,10 +289,7 @@ def warm_start(model, path: Path, patches: np.ndarray) -> None:
                   "differently start afresh: " + ", ".join(k for k in own if k not in fitting))
         model.load_state_dict(fitting, strict=False)
         return
-    graph = onnx.load(str(path)).graph
-    weights = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
-    convs = [n for n in graph.node if n.op_type == "Conv"]
-    gemm = next(n for n in graph.node if n.op_type == "Gemm")
+    weights, convs, gemm = export_tensors(path.read_bytes())
     exported = int(weights[convs[0].input[1]].shape[0]) if convs else 0
     if convs and exported > model[0].out_channels:
         raise ValueError(f"{path} is a wider network than --width asks for")
@@ -302,14 +298,9 @@ def warm_start(model, path: Path, patches: np.ndarray) -> None:
         # warm-started from the export, then widened, as from a narrower saved state
         classes, features = (int(n) for n in weights[gemm.input[1]].shape)
         narrow = _network_of(classes, features, exported / CHANNELS[0])
-        _load_export(narrow, weights, convs, gemm, patches)
+        load_export(narrow, weights, convs, gemm, patches)
         _widen_from(narrow, model, path)
         return
-    _load_export(model, weights, convs, gemm, patches)
-
-
-def _load_export(model, weights: dict, convs: list, gemm, patches: np.ndarray) -> None:
-    """Put an export's tensors into ``model`` (``naming_network.load_export``)."""
     load_export(model, weights, convs, gemm, patches)
 
 
@@ -319,8 +310,7 @@ def _has_stem(path: Path) -> bool:
 
     if path.suffix != ".pt":
         return False
-    state = torch.load(path, map_location="cpu")
-    return sum(1 for v in state.values() if v.dim() == 4) == len(CHANNELS) + 1
+    return len(_convolutions(torch.load(path, map_location="cpu"))) == len(CHANNELS) + 1
 
 
 def _halved(patches: np.ndarray) -> np.ndarray:
@@ -344,12 +334,17 @@ def saved_width(path: Path) -> float | None:
 
 def _state_width(state: dict) -> float | None:
     """A saved state's width: its first convolution's channels over :data:`CHANNELS`'."""
-    convs = sorted((int(k.split(".")[0]), v) for k, v in state.items()
-                   if k.endswith(".weight") and v.dim() == 4)
+    convs = _convolutions(state)
     if not convs:
         return None
-    first = convs[1][1] if len(convs) == len(CHANNELS) + 1 else convs[0][1]  # past a stem
+    first = convs[1] if len(convs) == len(CHANNELS) + 1 else convs[0]  # past a stem
     return first.shape[0] / CHANNELS[0]
+
+
+def _convolutions(state: dict) -> list:
+    """A saved state's convolution weights, in the network's order."""
+    return [v for _, v in sorted((int(k.split(".")[0]), v) for k, v in state.items()
+                                 if k.endswith(".weight") and v.dim() == 4)]
 
 
 def _narrower(model, state: dict):  # -> torch.nn.Module | None

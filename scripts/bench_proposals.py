@@ -26,16 +26,12 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "scripts"))
 
-from bench_enrolment import REAL_DECKS  # noqa: E402
+from bench_leave_one_deck_out import deck_of  # noqa: E402
 
 from datasets.boxes import yolo_to_pixels  # noqa: E402
 from datasets.reading_score import MATCH, overlap, size_band, wilson  # noqa: E402
 from datasets.real_photos import REAL_DIR, read_labels, split_list  # noqa: E402
 from kiosk.vision.detector import DEFAULT_MODEL, Detector  # noqa: E402
-
-
-def deck_of(name: str) -> str | None:
-    return next((d for d, prefixes in REAL_DECKS.items() if name.startswith(prefixes)), None)
 
 
 def measure(detector: Detector, split: str) -> dict[str, dict[str, list[int]]]:

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kiosk.director import auth
+from kiosk.director.deck_learning import DeckLearning
 from kiosk.director.decks import Decks
 from kiosk.director.limits import ClientConnections
 from kiosk.director.live import Changes, StreamSlots
@@ -70,10 +71,13 @@ class App:
     timings: Timings = field(default_factory=Timings)
     sessions: Sessions = field(init=False)
     decks: Decks = field(init=False)
+    #: the director's laptop learning a deck from a layout photo, one at a time
+    deck_learning: DeckLearning = field(init=False)
 
     def __post_init__(self) -> None:
         self.sessions = Sessions(self.director.db, self.director.secret)
         self.decks = Decks(self.director.db)
+        self.deck_learning = DeckLearning(self.decks)
         self.director.db.listeners.append(self.changes.notify)
         self._names = _own_names()
 

@@ -21,9 +21,10 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from kiosk.director.decks import LEARNT_HERE, DeckError, Decks
 
 #: the most a learning may take before it is stopped (seconds)
 MOST_SECONDS = 600.0
@@ -50,15 +51,13 @@ class Learning:
     line: str = ""  #: what the learning said (its last line), for the page
 
 
-#: how a learnt profile is kept: its bytes and name in, a sentence out (the Decks store)
-Keep = Callable[[bytes, str], str]
-
-
 class DeckLearning:
-    """One deep learning at a time, in a process of its own (see the module's docstring)."""
+    """One deep learning at a time, in a process of its own (see the module's docstring);
+    what it learns is kept in ``decks``. ``command``: the learning's command line, without
+    its photo and output (default ``python -m kiosk enrol --deep``)."""
 
-    def __init__(self, keep: Keep, command: list[str] | None = None) -> None:
-        self._keep = keep
+    def __init__(self, decks: Decks, command: list[str] | None = None) -> None:
+        self._decks = decks
         self._command = command or [sys.executable, "-m", "kiosk", "enrol", "--deep"]
         self._lock = threading.Lock()
         self._now: Learning | None = None
@@ -93,7 +92,7 @@ class DeckLearning:
             said = (done.stdout.strip() or done.stderr.strip()).splitlines()
             line = said[-1] if said else ""
             if out.is_file():  # written: a complete pack (0) or the cards that are right (1)
-                kept = self._keep(out.read_bytes(), name)
+                kept = self._kept(out.read_bytes(), name)
                 self._finish(name, "done", f"{line} {kept}".strip())
             else:
                 self._finish(name, "failed", line or "The learning stopped without a word.")
@@ -103,6 +102,14 @@ class DeckLearning:
             self._finish(name, "failed", f"The learning failed: {problem}")
         finally:
             shutil.rmtree(folder, ignore_errors=True)
+
+    def _kept(self, data: bytes, name: str) -> str:
+        """Keep the learnt profile among the director's decks; a sentence for the page."""
+        try:
+            added = self._decks.add(data, name, LEARNT_HERE, "Director")
+        except DeckError as problem:
+            return f"It was not kept: {problem}"
+        return f"Kept as {added.name!r}: hand it to the tables below."
 
     def _finish(self, name: str, state: str, line: str) -> None:
         with self._lock:

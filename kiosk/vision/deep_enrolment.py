@@ -122,7 +122,7 @@ def learn_deck_deeply(
     shipped = detector.shipped_namer
     if shipped is None or not shipped.has_features:
         raise ValueError("learning a deck needs the index classifier with its features")
-    if shipped.path.name == "deck-profile-network.onnx" or not shipped.path.is_file():
+    if not shipped.path.is_file():
         raise ValueError("deep enrolment starts from the shipped index classifier's file")
     rng = np.random.default_rng(settings.seed)
     crops = deck_patches(detector, photos, rng)

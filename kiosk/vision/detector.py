@@ -229,6 +229,10 @@ class Detector:
         if profile.namer_from and profile.namer_from != shipped.digest:
             raise ProfileError("this deck profile was learnt with other networks than the "
                                "kiosk's: enrol the deck again")
+        current = self.namer
+        if current is not None and current is not shipped and (
+                current.digest == profile.namer_digest):
+            return current  # the same network (a layer learnt in play on it): read on with it
         try:
             namer = IndexClassifier(profile.namer, self._threads, shipped.turns,
                                     shipped.recheck_below)

@@ -16,11 +16,14 @@ import pytest
 
 from datasets import cards_art
 from kiosk.director.app import App
+from kiosk.director.deck_learning import DeckLearning
 from kiosk.director.views import decks as decks_view
 from tests.director.decks import decks
 from tests.director.helpers import Answer, Client
 
 DECK = "kde-standard"
+#: the quick learning (seconds): the same process, photo and keeping as the deep one
+QUICK = [sys.executable, "-m", "kiosk", "enrol"]
 
 pytestmark = pytest.mark.skipif(
     DECK not in cards_art.held_out_decks() or not cards_art.card_art_installed(),
@@ -48,7 +51,7 @@ def test_a_layout_photo_is_learnt_and_kept(tournament: Client, app: App,
     from datasets.layouts import render_layout
 
     monkeypatch.setattr(decks_view, "can_learn", lambda: None)
-    jobs = decks_view.learning(app, [sys.executable, "-m", "kiosk", "enrol"])
+    jobs = app.deck_learning = DeckLearning(app.decks, QUICK)
     ok, png = cv2.imencode(".png", render_layout(DECK, 7).image)
     assert ok
     line = _said(_send_photo(tournament, png.tobytes(), "layout.png", "Club deck"))
@@ -72,12 +75,12 @@ def test_a_layout_photo_is_learnt_and_kept(tournament: Client, app: App,
 def test_what_is_no_photo_is_one_line(tournament: Client, app: App,
                                       monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(decks_view, "can_learn", lambda: None)
-    decks_view.learning(app, [sys.executable, "-m", "kiosk", "enrol"])
+    app.deck_learning = DeckLearning(app.decks, QUICK)
     assert _said(_send_photo(tournament, b"%PDF-1.4", "rules.pdf", "x")) == (
         "rules.pdf is not a photo (a .jpg or .png is).")
     answer = _send_photo(tournament, b"not an image", "layout.jpg", "Broken")
     assert _said(answer).startswith("Learning 'Broken'")
-    jobs = decks_view.learning(app)
+    jobs = app.deck_learning
     assert jobs.worker is not None
     jobs.worker.join(300)
     assert jobs.now is not None and jobs.now.state == "failed"

@@ -194,3 +194,18 @@ def test_the_replay_patches_fit_the_shipped_network(detector: Detector) -> None:
     assert len(x) == len(y) and x.shape[1:] == (namer.patch, namer.patch, 3)
     # every class the network names is replayed, so no class is forgotten
     assert set(np.unique(y).tolist()) == set(range(len(namer.classes)))
+
+
+def test_a_layer_learnt_in_play_on_a_deep_network_reads_on_with_the_same_network(
+        deep: DeckProfile, detector: Detector) -> None:
+    """Play's profile keeps the deep network: adopting it between hands does not load the
+    network again."""
+    detector.use_deck(deep)
+    try:
+        namer = detector.namer
+        assert namer is not None
+        grown = replace(deep, heads={**deep.heads, INDEX: namer.head()}, grown_from="x")
+        detector.use_deck(grown)
+        assert detector.namer is namer and detector.deck is grown
+    finally:
+        detector.use_deck(None)

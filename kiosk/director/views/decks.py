@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kiosk.director import notices
-from kiosk.director.deck_learning import ABOUT, DeckLearning, can_learn
-from kiosk.director.decks import LEARNT_HERE, DeckError, clean_name, table_words
+from kiosk.director.deck_learning import ABOUT, can_learn
+from kiosk.director.decks import DeckError, clean_name, table_words
 from kiosk.director.views.layout import render
 from kiosk.director.web import Request, Response, json_response, redirect
 from kiosk.rules.cards import EUCHRE_DECK, Card
@@ -51,25 +51,6 @@ def holds(cards: Sequence[str]) -> str:
     return words + (f" and {fives} five{'s' if fives != 1 else ''}" if fives else "")
 
 
-def learning(app: App, command: list[str] | None = None) -> DeckLearning:
-    """The director's one deep learning at a time (kiosk.director.deck_learning), made on
-    first use (``command``: the learning's command line, default ``kiosk enrol --deep``)."""
-    found = getattr(app, "_deck_learning", None)
-    if isinstance(found, DeckLearning):
-        return found
-
-    def keep(data: bytes, name: str) -> str:
-        try:
-            added = app.decks.add(data, name, LEARNT_HERE, "Director")
-        except DeckError as problem:
-            return f"It was not kept: {problem}"
-        return f"Kept as {added.name!r}: hand it to the tables below."
-
-    made = DeckLearning(keep, command)
-    app._deck_learning = made  # type: ignore[attr-defined]  # one per app, made on first use
-    return made
-
-
 def learn(app: App, request: Request) -> Response:
     """Learn a deck deeply from a layout photo (kiosk.director.deck_learning)."""
     cannot = can_learn()
@@ -84,7 +65,7 @@ def learn(app: App, request: Request) -> Response:
         return _back(app, problem=f"{photo.filename or 'That file'} is not a photo "
                      "(a .jpg or .png is).", anchor="#learn")
     name = clean_name(request.form().get("name", "")) or "The club's deck"
-    busy = learning(app).start(photo.data, suffix, name)
+    busy = app.deck_learning.start(photo.data, suffix, name)
     if busy:
         return _back(app, problem=busy, anchor="#learn")
     return _back(app, f"Learning {name!r} from the photo: {ABOUT}. Reload this page to see "
@@ -103,7 +84,7 @@ def show(app: App, request: Request, fmt: str | None = None) -> Response:
     return render(
         app, request, "decks.html", "Decks", "decks",
         decks=decks, tables=tables, handed=handed,
-        learning=learning(app).now, cannot_learn=can_learn(), learning_about=ABOUT,
+        learning=app.deck_learning.now, cannot_learn=can_learn(), learning_about=ABOUT,
         done=notices.said(app.director.secret, request.query, "done"),
         problem=notices.said(app.director.secret, request.query, "problem"),
     )

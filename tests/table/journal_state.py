@@ -1,0 +1,76 @@
+"""Everything a table session holds after replaying a journal, as plain JSON data: two
+equal states mean the same game, the same notices, the same questions and the same post
+to the director. The recorded journals (tests/fixtures/journals) keep the state today's
+code built from them; a journal written by an older kiosk must replay to it still."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from kiosk.table.session import TableSession
+
+
+def plain(value: Any) -> Any:
+    """JSON's own form of a value (tuples as lists, seats and cards as their codes)."""
+    return json.loads(json.dumps(value, default=_code, sort_keys=True))
+
+
+def _code(value: Any) -> Any:
+    if hasattr(value, "__dict__") and not isinstance(value, type):
+        return vars(value)
+    return str(value)
+
+
+def _keyed(mapping: dict[Any, Any]) -> dict[str, Any]:
+    return {",".join(map(str, k)) if isinstance(k, tuple) else str(k): v
+            for k, v in mapping.items()}
+
+
+def _renege_options(session: TableSession) -> list[Any]:
+    from kiosk.table import referee
+
+    hand = session.hand
+    if hand is None or hand.view is None or hand.view.phase == "bidding":
+        return []
+    settled = referee.settle(hand.view, hand.renege_choice)
+    return [[o.choice, o.label, o.points] for o in settled.options]
+
+
+def state_of(session: TableSession) -> dict[str, Any]:
+    hand = session.hand
+    state: dict[str, Any] = {
+        "snapshot": session.snapshot(),
+        "phase": str(session.phase),
+        "game_number": session.game_number,
+        "started_at": session.started_at,
+        "first_dealer": session.first_dealer,
+        "game_ended": session.game_ended,
+        "submitted": session.submitted,
+        "director_called": session.director_called,
+        "notices": [[n.text, n.seat, n.seq, n.hand, n.kind] for n in session.notices],
+        "markers": [d.to_json() | {"seq": d.seq} for d in session.markers.disputes],
+        "readings": [[h, _keyed(f)] for h, f in session.markers.readings],
+        "undoable": list(session.undoable),
+        "reader_context": session.reader_context(),
+        "last_step": session.last_step(),
+        "scores": session.scores,
+        "bid_options": [[o.call, o.suit, o.alone, o.label, o.allowed, o.reason]
+                        for o in session.bid_options()],
+        "renege_options": _renege_options(session),
+        "last_fix": session.last_fix(),
+        "hand": None if hand is None else {
+            "turn_up_source": hand.turn_up_source, "kitty_seen": hand.kitty_seen,
+            "cleared": hand.cleared, "changed_at": hand.changed_at,
+            "fixed": _keyed(hand.fixed), "held_back": hand.held_back,
+            "suggestion": None if hand.suggestion is None else [
+                hand.suggestion.trick, hand.suggestion.seat, hand.suggestion.card,
+                hand.suggestion.was, hand.suggestion.twin],
+            "director_called": hand.director_called,
+            "problem": None if hand.view is None else hand.view.problem,
+            "record": None if hand.view is None else hand.view.record,
+            "hint": None if hand.view is None else hand.view.hint,
+        },
+        "result": session.game_result() if session.setup and session.started_at else None,
+    }
+    return plain(state)  # type: ignore[no-any-return]

@@ -32,6 +32,7 @@ from kiosk.app.screens.pairing import PairingScreen
 from kiosk.app.screens.renege import RenegeScreen
 from kiosk.app.screens.score import ScoreScreen
 from kiosk.app.screens.setup import RulesScreen, SetupScreen
+from kiosk.app.screens.twin import TwinScreen
 from kiosk.app.screens.voice import VoiceScreen
 from kiosk.app.taps import TapGuard
 from kiosk.table.feed import FrameFeed, save_frame
@@ -46,6 +47,7 @@ SCREENS: dict[str, type[KioskScreen]] = {
     "bidding": BiddingScreen,
     "live": LiveScreen,
     "renege": RenegeScreen,
+    "twin": TwinScreen,
     "correction": CorrectionScreen,
     "score": ScoreScreen,
     "game_end": GameEndScreen,

@@ -21,6 +21,7 @@ from kiosk.app import words
 from kiosk.app.director_link import DirectorLink, assigned
 from kiosk.app.fives import FIVES_PHASES, FivesCheck
 from kiosk.app.speech import TableVoice
+from kiosk.app.twin_question import TwinCheck
 from kiosk.app.views import (
     BiddingView,
     ButtonView,
@@ -105,6 +106,9 @@ class TablePresenter(DirectorLink):
         self.deck_setup.on_table = self.fetch_deck
         #: the question when the players' 5s and the kiosk's score differ (kiosk.app.fives)
         self.fives = FivesCheck(self.session, self.teams, self._say)
+        #: before a renege is called, a card it depends on that may be its same-colour
+        #: twin: the two cards, one tap (kiosk.app.twin_question)
+        self.twins = TwinCheck(self.session, self._do)
         #: the voice for low-vision players (kiosk.app.speech)
         self.voice = TableVoice(self.session, self.voice_path, screen=lambda: self.screen,
                                 teams=self.teams, on_change=self._changed,
@@ -164,6 +168,8 @@ class TablePresenter(DirectorLink):
         if self.overlay == "voice" and phase in (Phase.SETUP, Phase.READY, Phase.BIDDING,
                                                  Phase.PLAYING, Phase.HAND_OVER):
             return self.overlay
+        if phase == Phase.PLAYING and self.twins.asked() is not None:
+            return "twin"  # put to the players before any renege is called
         if phase in FIVES_PHASES and self.session.markers.open():
             return "fives"  # put to both teams before the next deal
         return SCREEN_OF[phase]

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from kiosk.app.twin_question import SUIT_ORDER
 from kiosk.app.voice import Voice, VoiceSettings, espeak_available
 from kiosk.app.words import plain
 from kiosk.rules.cards import Card, Seat
@@ -40,6 +41,8 @@ class Phrasebook:
     notice: str  # a camera notice: the English text, or a pointer to the screen
     game_over: str
     fives: str = "{team}'s fives show {fives}; the kiosk has {kiosk}: which is right?"
+    #: before a renege is called: a card it depends on may be its same-colour twin
+    twin: str = "Which card did {seat} play in trick {n}: the {a} or the {b}?"
 
     def card(self, code: str) -> str:
         card = Card.parse(code)
@@ -60,7 +63,8 @@ FRENCH = Phrasebook(
     of="de", trick_to="Pli {n} pour {seat}.", score="Pointage : {a} {x}, {b} {y}.",
     renege="Renonce : {seat} n'a pas fourni.", notice="Attention : voyez l'écran.",
     game_over="Partie terminée. {a} {x}, {b} {y}.",
-    fives="Les cinq de {team} montrent {fives} ; le kiosque a {kiosk} : lequel est juste ?")
+    fives="Les cinq de {team} montrent {fives} ; le kiosque a {kiosk} : lequel est juste ?",
+    twin="Quelle carte {seat} a-t-il jouée au pli {n} : {a} ou {b} ?")
 PHRASEBOOKS = {"en": ENGLISH, "fr": FRENCH}
 
 Say = Callable[[str, bool], None]  # (sentence, is an alert)
@@ -114,7 +118,14 @@ class Speech:
                 if notice.hand == n:
                     self._speak(("notice", notice.seq),
                                 w.notice.format(text=plain(notice.text)), alert=True)
-            if view.renege is not None:
+            asked = hand.suggestion if hand.suggestion is not None and hand.suggestion.twin \
+                else None
+            if asked is not None:  # a renege is never said before its cards are settled
+                a, b = sorted((asked.was, asked.card), key=lambda c: SUIT_ORDER.index(c[1]))
+                self._speak(("twin", n, asked.trick, asked.seat), w.twin.format(
+                    seat=w.seats[asked.seat], n=asked.trick, a=w.card(a), b=w.card(b)),
+                    alert=True)
+            elif view.renege is not None:
                 self._speak(("renege", n), w.renege.format(
                     seat=w.seats[str(Seat.parse(view.renege.seat))]), alert=True)
         for d in s.markers.open():  # the players' 5s and the kiosk's score differ

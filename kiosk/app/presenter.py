@@ -21,7 +21,7 @@ from kiosk.app import words
 from kiosk.app.director_link import DirectorLink, assigned
 from kiosk.app.fives import FIVES_PHASES, FivesCheck
 from kiosk.app.speech import TableVoice
-from kiosk.app.twin_question import TwinCheck
+from kiosk.app.twin_question import TwinCheck, deck_pack
 from kiosk.app.views import (
     BiddingView,
     ButtonView,
@@ -109,6 +109,8 @@ class TablePresenter(DirectorLink):
         #: before a renege is called, a card it depends on that may be its same-colour
         #: twin: the two cards, one tap (kiosk.app.twin_question)
         self.twins = TwinCheck(self.session, self._do)
+        # ... where the table's deck profile knows its pack, the pack is evidence
+        self.session.deck_pack = lambda: deck_pack(self.deck_setup.detector)
         #: the voice for low-vision players (kiosk.app.speech)
         self.voice = TableVoice(self.session, self.voice_path, screen=lambda: self.screen,
                                 teams=self.teams, on_change=self._changed,

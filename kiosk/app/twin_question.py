@@ -27,6 +27,7 @@ from typing import Any
 from kiosk.app.words import card_words
 from kiosk.table.hand_log import Suggestion
 from kiosk.table.referee import seat_name
+from kiosk.table.twins import enrolled_pack
 
 #: the order the two cards stand in, whichever the camera read: clubs before spades,
 #: diamonds before hearts (the camera's read is not put first, nor said to be it)
@@ -62,6 +63,13 @@ def twin_view(s: Suggestion) -> TwinView:
         choices=choices, trick=s.trick, seat=s.seat)
 
 
+def deck_pack(detector: Any) -> frozenset[str] | None:
+    """The cards the deck the detector reads with holds, where its profile knows them
+    (kiosk.table.twins.enrolled_pack): the table's twin check takes them as evidence."""
+    deck = getattr(detector, "deck", None)
+    return enrolled_pack(deck.enrolled) if deck is not None else None
+
+
 class TwinCheck:
     """The presenter's part for the twin question (kiosk.app.presenter)."""
 
@@ -93,4 +101,4 @@ class TwinCheck:
         return self.do(lambda: self.session.correct(s.trick, s.seat, card, confirmed=True))
 
 
-__all__ = ["TwinCheck", "TwinChoice", "TwinView", "twin_view"]
+__all__ = ["TwinCheck", "TwinChoice", "TwinView", "deck_pack", "twin_view"]

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -67,6 +67,9 @@ class TableSession(CameraIntake, MarkerIntake):
         self.outbox = outbox
         #: where the camera's frames of played cards are kept (renege evidence)
         self.frames_dir = None if frames_dir is None else Path(frames_dir)
+        #: the cards the table's deck holds, where its deck profile knows them (the app
+        #: sets it: kiosk.table.twins.enrolled_pack); the pack is evidence for a twin
+        self.deck_pack: Callable[[], Collection[str] | None] = lambda: None
         self._listeners: list[Callable[[TableSession], None]] = []
         #: 1 for the journal's first game, one more after each `new_game`
         self.game_number = 1
@@ -651,7 +654,8 @@ class TableSession(CameraIntake, MarkerIntake):
         if hand.view is not None and hand.view.renege is not None:
             questions = twins.renege_questions(
                 self.profile, hand.dealer, hand.turn_up, hand.bids, hand.plays,
-                settled=set(hand.fixed), renege_choice=hand.renege_choice)
+                settled=set(hand.fixed), pack=self.deck_pack(),
+                renege_choice=hand.renege_choice)
             if questions:
                 q = questions[0]
                 asked = Suggestion(q.trick, q.seat, card=q.twin, was=q.card, twin=True)

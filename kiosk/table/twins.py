@@ -30,11 +30,11 @@ be a trump, still not a spade: neither is asked.) Once the players have said whi
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kiosk.rules.cards import Card
+from kiosk.rules.cards import EUCHRE_NAMES, Card
 from kiosk.rules.play import HandState
 from kiosk.table import referee
 
@@ -47,6 +47,28 @@ def twin_of(card: str) -> str:
     """
     parsed = Card.parse(card)
     return f"{card[0]}{parsed.suit.same_colour.value}"
+
+
+#: the fewest euchre cards a table's deck profile must have enrolled to be taken as the
+#: pack the deck holds: a complete pack, or one with a card lost (the layout's check says
+#: "the pack is imperfect"). Fewer, and a card the photos never showed may still be in
+#: the deck: ruling out its twin's doubt would flag a renege on the camera's word.
+PACK_KNOWN = 23
+
+
+def enrolled_pack(enrolled: Iterable[str]) -> frozenset[str] | None:
+    """The euchre cards a table's deck holds, as its deck profile enrolled them (the 5s
+    kept as score markers, and anything else its photos showed, are no card of play);
+    None where the profile saw too little of the pack to say.
+
+    >>> pack = enrolled_pack([c for c in EUCHRE_NAMES if c != "KD"] + ["5C", "5D"])
+    >>> len(pack), "KD" in pack, "5C" in pack
+    (23, False, False)
+    >>> enrolled_pack(["JC", "JS", "AH", "5C"]) is None  # ten shots that showed four cards
+    True
+    """
+    cards = frozenset(str(c).upper() for c in enrolled) & EUCHRE_NAMES
+    return cards if len(cards) >= PACK_KNOWN else None
 
 
 @dataclass(frozen=True)
@@ -117,4 +139,4 @@ def _hinges(view: referee.HandView, seat: str, trick: int, proven_at: int
     return list(dict.fromkeys(out))
 
 
-__all__ = ["TwinQuestion", "renege_questions", "twin_of"]
+__all__ = ["PACK_KNOWN", "TwinQuestion", "enrolled_pack", "renege_questions", "twin_of"]

@@ -13,7 +13,7 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 #: the networks the kiosk loads (kiosk/vision: detector, index_classifier, suit_reader,
-#: context_reader) and the patches a deep deck profile replays (kiosk/vision/deep_enrolment);
+#: context_reader) and the patches a deep deck profile replays (kiosk/vision/decks/deep_enrolment);
 #: tests/packaging/test_wheel.py checks that this is every one in git
 SHIPPED_MODELS = ("cards.onnx", "index_classifier.onnx", "suit_reader.onnx",
                   "context_reader.onnx", "naming_replay.npz")

@@ -1,7 +1,7 @@
 """A camera standing off its view's default place, for rendered hands.
 
 Why: a kiosk with no calibration reads seats from the view's default table corners
-(``kiosk.vision.calibration.TABLET_CORNERS``), and the renderer only jitters those by
+(``kiosk.vision.camera.calibration.TABLET_CORNERS``), and the renderer only jitters those by
 3 % of the frame, so a benchmark never sees a tablet on its stand a little off to one
 side, nearer or farther, turned a few degrees, the table not centred. A pose moves the
 rendered table's corners after the renderer's own draws, so a hand rendered without

@@ -1,5 +1,5 @@
 """The detector's classes, for the training scripts: the kiosk's own list
-(:mod:`kiosk.vision.classes`), so the model trained and the kiosk that loads it agree.
+(:mod:`kiosk.vision.cards.classes`), so the model trained and the kiosk that loads it agree.
 
 >>> CLASSES[:3], CLASSES[-1], len(CLASSES)
 (('9C', 'TC', 'JC'), 'back', 53)
@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from kiosk.vision.classes import (
+from kiosk.vision.cards.classes import (
     CLASS_ID,
     CLASSES,
     EUCHRE_RANKS,

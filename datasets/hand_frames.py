@@ -13,7 +13,7 @@ of :class:`kiosk.vision.pipeline.AreaDetector` gets:
 - the camera calibrated from the first frame as the kiosk does it
   (:func:`kiosk.vision.pipeline.choose_calibration`);
 - a tablet's frame warped to the square, an overhead frame cut to the play area;
-- the tile the detector would pass (:func:`kiosk.vision.letterbox.tile_grid`), resized by
+- the tile the detector would pass (:func:`kiosk.vision.cards.letterbox.tile_grid`), resized by
   the same fitting scale, so the indices have the pixels they have at run time;
 - then a ``window`` x ``window`` piece of it, the training image size, so that
   ultralytics does not shrink it again (it fits an image's longer side to ``imgsz``).
@@ -47,9 +47,9 @@ from datasets.index_crops import (
     rendered_hands,
     video_frames,
 )
-from kiosk.vision.letterbox import letterbox_geometry, tile_grid
+from kiosk.vision.camera.rectify import TableView
+from kiosk.vision.cards.letterbox import letterbox_geometry, tile_grid
 from kiosk.vision.pipeline import choose_calibration, reading_plan
-from kiosk.vision.rectify import TableView
 
 GENERATED = Path(__file__).resolve().parent / "generated"
 OUT = GENERATED / "hand_frames"

@@ -22,7 +22,7 @@ Three layers, each usable alone:
   JSON shape as a recorded one.
 
 Layout in *table coordinates* (the play area as the unit square, North at the
-top) matches ``kiosk.vision.calibration``: cards come to rest in their seat's
+top) matches ``kiosk.vision.camera.calibration``: cards come to rest in their seat's
 zone, trick piles and the 5s score markers lie in the band along the edges.
 """
 
@@ -76,7 +76,7 @@ def table_corners(view: str, size: tuple[int, int], rng: Rng,
         signs = np.array([(1, 1), (-1, 1), (-1, -1), (1, -1)])
         corners = base + signs * inset
     elif view == "tablet":
-        from kiosk.vision.calibration import TABLET_CORNERS
+        from kiosk.vision.camera.calibration import TABLET_CORNERS
 
         corners = np.array(TABLET_CORNERS) + rng.uniform(-0.03, 0.03, size=(4, 2))
     else:
@@ -146,7 +146,7 @@ class SceneRenderer:
 
     # -- static parts
     def _draw_mat(self) -> None:
-        from kiosk.vision.mat import render_mat
+        from kiosk.vision.camera.mat import render_mat
 
         side = int(self.px_per_unit)
         mat = render_mat(side).astype(np.float32)[:, :, ::-1]  # BGR -> RGB

@@ -4,7 +4,7 @@
     python -m datasets.index_crops --only-extra --extra-scenes datasets/generated/scenes_extra \
         --out datasets/generated/index_crops_extra.npz   # the extra decks' scenes alone
 
-Every patch is cut by :func:`kiosk.vision.index_classifier.crop`, the run-time crop.
+Every patch is cut by :func:`kiosk.vision.cards.index_classifier.crop`, the run-time crop.
 Three kinds, from the training scenes and the real training photos only (never the
 held-out test images):
 
@@ -39,9 +39,9 @@ import numpy as np
 from datasets.boxes import Box, YoloBox, iou_matrix, long_side, read_yolo_labels, yolo_to_pixels
 from datasets.classes import CLASS_ID, CLASSES
 from datasets.real_photos import REAL_DIR, read_labels, split_list
-from kiosk.vision.index_classifier import MARGIN, NONE, PATCH, crop
+from kiosk.vision.camera.rectify import TableView
+from kiosk.vision.cards.index_classifier import MARGIN, NONE, PATCH, crop
 from kiosk.vision.pipeline import choose_calibration
-from kiosk.vision.rectify import TableView
 
 GENERATED = Path(__file__).resolve().parent / "generated"
 OUT = GENERATED / "index_crops.npz"
@@ -241,7 +241,7 @@ def build(sources: list[Source], detector_model: Path | None, seed: int = 0,
     """
     detector = None
     if detector_model is not None and detector_model.exists():
-        from kiosk.vision.detector import Detector
+        from kiosk.vision.cards.detector import Detector
 
         detector = Detector(detector_model, confidence=0.05, index_classifier=None,
                             threads=threads)

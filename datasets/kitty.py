@@ -5,7 +5,7 @@ turns it face down). A layer over :func:`datasets.hand_script.script_hand`: the 
 play is moved later by the bidding's length, so a scene without a kitty is unchanged.
 
 Where it lies: in the band between the dealer's seat zone and the dealer's edge
-(``kiosk.vision.calibration.SeatZones``: the band is no seat's, so the kitty is never
+(``kiosk.vision.camera.calibration.SeatZones``: the band is no seat's, so the kitty is never
 taken for a played card), toward the dealer's right, away from where the trick piles
 end, with its long side along the edge so its corner indices stay inside the part of
 the table the detector looks at (``PLAY_AREA_MARGIN``).

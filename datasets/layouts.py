@@ -3,7 +3,7 @@
     python -m datasets.layouts --deck kde-standard --seed 1 --out runs/layout-kde --shots 8
 
 Deck enrolment: the players lay their own pack face up in the grid of
-:mod:`kiosk.vision.deck_layout`, the kiosk photographs it and learns the deck from it
+:mod:`kiosk.vision.decks.deck_layout`, the kiosk photographs it and learns the deck from it
 (every index found inside a place is that place's card). Whether that works can only be
 measured on decks the detector never saw, or the measure says what training already
 taught: hence the held-out KDE decks of :data:`datasets.cards_art.HELD_OUT_DECKS`.
@@ -39,7 +39,7 @@ from datasets.classes import EUCHRE_RANKS, FACES, SUITS
 from datasets.geometry import Box, transform_points
 from datasets.scenes import Placement, Table, view_regions, warp_ids
 from datasets.surfaces import random_surface
-from kiosk.vision.deck_layout import FIVE, PLACES, Place
+from kiosk.vision.decks.deck_layout import FIVE, PLACES, Place
 
 Rng = np.random.Generator
 Size = tuple[int, int]
@@ -109,10 +109,10 @@ def render_layout(
     fives: tuple[str, str] | None = None,
 ) -> RenderedPhoto:
     """A camera photo of ``deck``'s enrolment layout: the 24 euchre cards and two 5s of
-    one colour, each in its place of :data:`kiosk.vision.deck_layout.PLACES`.
+    one colour, each in its place of :data:`kiosk.vision.decks.deck_layout.PLACES`.
 
     ``size``: (width, height) of the picture. The 5s (``fives``, in the order of the
-    two :data:`~kiosk.vision.deck_layout.FIVE` places) are drawn from :data:`FIVE_PAIRS`
+    two :data:`~kiosk.vision.decks.deck_layout.FIVE` places) are drawn from :data:`FIVE_PAIRS`
     by the seed unless given. ``missing`` names cards (``"9C"``, or a 5 such as
     ``"5H"``) whose places stay empty; ``swapped`` maps a place's card to the card laid
     there instead (a doubled card, a foreign one such as ``"6C"``): the labels name the

@@ -13,7 +13,7 @@ the top card until the pips they want show, so each count's pose is searched for
 (top-left, top-right, centre, bottom-left, bottom-right) plainly uncovered and the rest
 plainly covered, starting from the poses :mod:`kiosk.marker_poses` draws.
 
-Layout in table coordinates (:mod:`kiosk.vision.calibration`): each side keeps its 5s
+Layout in table coordinates (:mod:`kiosk.vision.camera.calibration`): each side keeps its 5s
 in the band along one of its players' edges, towards a corner; the tricks lie in the
 middle of the band, in front of the players who took them.
 """

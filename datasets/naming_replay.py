@@ -5,7 +5,7 @@ training patches of each of the index classifier's classes (``models/naming_repl
 
 Why: learning a table's deck from a handful of shots moves every layer of the network;
 the cards those shots never show, and what is no card at all, would be forgotten
-(``kiosk/vision/deep_enrolment.py``). Replaying the network's own kind of patches in
+(``kiosk/vision/decks/deep_enrolment.py``). Replaying the network's own kind of patches in
 every batch keeps them. Only synthetic scene patches are taken (the card art of
 ``datasets/cards_art.py``, the surfaces and camera of ``datasets/``), never the real
 photos, so the file ships under the same terms as the art it was drawn from

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from datasets.classes import is_euchre_or_five
 from kiosk.rules.cards import Suit
-from kiosk.vision.enrolment import iou as overlap
+from kiosk.vision.decks.enrolment import iou as overlap
 
 Box = tuple[float, float, float, float]
 #: a detection matches a label from this overlap up

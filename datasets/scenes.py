@@ -207,7 +207,7 @@ _MAT_PIXELS = 1200
 @functools.cache
 def _mat_rgba() -> np.ndarray:
     """The mat as an opaque RGBA float image, rendered once per process."""
-    from kiosk.vision.mat import render_mat
+    from kiosk.vision.camera.mat import render_mat
 
     rgb = cv2.cvtColor(render_mat(_MAT_PIXELS), cv2.COLOR_BGR2RGB).astype(np.float32)
     alpha = np.full(rgb.shape[:2] + (1,), 255, np.float32)

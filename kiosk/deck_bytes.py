@@ -2,7 +2,7 @@
 
 Why a module of its own, with the standard library alone: the director keeps profiles
 and hands them on without reading with them (kiosk.director.deck_check), the kiosk
-fetches them and reads with them (kiosk.vision.deck_file), and the director imports
+fetches them and reads with them (kiosk.vision.decks.deck_file), and the director imports
 nothing of the kiosk's vision (ARCHITECTURE.md). The cheapest refusals come first: a
 file far larger than a profile, a file that is no zip (an ``.npz`` is one), and a small
 zip that would unpack to gigabytes.

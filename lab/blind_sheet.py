@@ -41,8 +41,8 @@ sys.path.insert(0, str(REPO))
 
 from datasets.boxes import iou_matrix, yolo_to_pixels  # noqa: E402
 from datasets.label_sheet import sheet  # noqa: E402
-from kiosk.vision.classes import is_euchre_or_five  # noqa: E402
-from kiosk.vision.detector import CONFIDENCE, Detector, ModelError  # noqa: E402
+from kiosk.vision.cards.classes import is_euchre_or_five  # noqa: E402
+from kiosk.vision.cards.detector import CONFIDENCE, Detector, ModelError  # noqa: E402
 from models.evaluate import SCENES, UnreadablePicture, synthetic_items  # noqa: E402
 
 #: side of a tile in pixels, and how far around the index it reaches (times the index's

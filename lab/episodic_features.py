@@ -1,6 +1,6 @@
 """Episodic fine-tuning of the index classifier's features for decks no network saw.
 
-Why: a deck profile (``kiosk/vision/deck_profile.py``) refits only the classifier's last
+Why: a deck profile (``kiosk/vision/decks/deck_profile.py``) refits only the classifier's last
 layer on its frozen 192-d features, and on the held-out decks (``kde-standard``,
 ``kde-nicu-white``) it stops at about 0.93 of the cards found with 3-5 % same-colour suit
 swaps: the features, learnt on a few synthetic decks, do not separate an unseen deck's
@@ -80,8 +80,8 @@ sys.path.insert(0, str(REPO / "models"))
 from datasets.index_crops import jitter  # noqa: E402
 from datasets.photometric import camera  # noqa: E402
 from datasets.surfaces import random_surface  # noqa: E402
-from kiosk.vision.classes import FACES  # noqa: E402
-from kiosk.vision.index_classifier import MARGIN, NONE, PATCH, crop  # noqa: E402
+from kiosk.vision.cards.classes import FACES  # noqa: E402
+from kiosk.vision.cards.index_classifier import MARGIN, NONE, PATCH, crop  # noqa: E402
 
 WORK = REPO / "var" / "episodic"
 SHIPPED_PT = REPO / "models" / "checkpoint" / "index_classifier.pt"
@@ -531,7 +531,7 @@ def turned_features(model, patches: np.ndarray) -> np.ndarray:
 def evaluate_weights(model, x: np.ndarray, y: np.ndarray, shots: Sequence[int], draws: int,
                      seed: int) -> dict[str, Any]:
     """One network on one held-out deck: the head, k-shot prototypes, the profile refit."""
-    from kiosk.vision.deck_profile import FitSettings, Head, fit_head
+    from kiosk.vision.decks.deck_profile import FitSettings, Head, fit_head
 
     classes = np.unique(y)
     pools = {int(c): np.flatnonzero(y == c)[:SUPPORT_POOL] for c in classes}
@@ -578,7 +578,7 @@ def shot_patches(work: Path, decks: Sequence[str], judge: int, pool: int) -> dic
     index of the ``judge`` shots of seed 0 (the judge shots of ``scripts/bench_enrolment.py
     --rendered``), cut on its box; the support pool every labelled index of ``pool`` shots
     of seed 1 (its enrolment shots), on its box and on three jittered copies (as
-    ``kiosk.vision.enrolment`` cuts them). Only the euchre cards and 5s, which the shots
+    ``kiosk.vision.decks.enrolment`` cuts them). Only the euchre cards and 5s, which the shots
     deal. Cached in ``WORK/shots.npz``."""
     from datasets.layouts import render_table_shots
 
@@ -620,7 +620,7 @@ def evaluate_shots(model, q_x: np.ndarray, q_y: np.ndarray, s_x: np.ndarray, s_y
     kiosk's refit, which moves only the classes shown with their twin. Prototypes are
     judged on the queries of the classes the support shows (``proto_queries``), the head
     and the refit on all."""
-    from kiosk.vision.deck_profile import FitSettings, Head, fit_head
+    from kiosk.vision.decks.deck_profile import FitSettings, Head, fit_head
 
     qf, logits = features_and_logits(model, q_x)
     out: dict[str, Any] = {"queries": int(len(q_y)), "head": reading(q_y, logits.argmax(1))}
@@ -749,7 +749,7 @@ def export(args: argparse.Namespace) -> int:
         torch_logits = model(torch.from_numpy(probe)).numpy()
     report["onnx_vs_torch_max_abs"] = float(np.abs(onnx_logits - torch_logits).max())
     print(f"exported {out}; ONNX against torch: {report['onnx_vs_torch_max_abs']:.2e}")
-    from kiosk.vision.index_classifier import IndexClassifier, to_blob
+    from kiosk.vision.cards.index_classifier import IndexClassifier, to_blob
 
     if args.replay and args.replay.exists():
         with np.load(args.replay) as replay:

@@ -63,7 +63,7 @@ sys.path.insert(0, str(REPO))
 from datasets import photometric, scenes  # noqa: E402
 from datasets.boxes import long_side  # noqa: E402
 from datasets.classes import BACK, SUITS, is_euchre_or_five  # noqa: E402
-from kiosk.vision.detector import Detector, ModelError  # noqa: E402
+from kiosk.vision.cards.detector import Detector, ModelError  # noqa: E402
 
 SCENES = REPO / "datasets" / "generated" / "scenes"
 

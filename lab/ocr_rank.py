@@ -37,7 +37,7 @@ from bench_enrolment import REAL_DECKS  # noqa: E402
 from datasets.boxes import yolo_to_pixels  # noqa: E402
 from datasets.reading_score import wilson  # noqa: E402
 from datasets.real_photos import REAL_DIR, read_labels, split_list  # noqa: E402
-from kiosk.vision.index_classifier import DEFAULT_CLASSIFIER, IndexClassifier  # noqa: E402
+from kiosk.vision.cards.index_classifier import DEFAULT_CLASSIFIER, IndexClassifier  # noqa: E402
 
 RANKS = "AKQJ1098765432"
 

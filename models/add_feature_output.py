@@ -2,7 +2,7 @@
 
     python models/add_feature_output.py models/index_classifier.onnx
 
-A deck profile (``kiosk/vision/deck_profile.py``) learns a table's own deck from what the
+A deck profile (``kiosk/vision/decks/deck_profile.py``) learns a table's own deck from what the
 shipped networks see in each patch, the pooled output of their last convolution, which
 their last (linear) layer reads (``features``), starting from that layer's own weights
 (``head_weight``, ``head_bias``), without torch and without retraining the network. The
@@ -21,7 +21,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from kiosk.vision.naming_network import (  # noqa: E402
+from kiosk.vision.decks.naming_network import (  # noqa: E402
     FEATURES,  # noqa: F401  (the output's name, as the kiosk reads it)
     add_feature_outputs,
 )

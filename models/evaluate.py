@@ -64,9 +64,9 @@ sys.path.insert(0, str(REPO))
 from datasets.boxes import iou_matrix, yolo_to_pixels  # noqa: E402
 from datasets.photometric import EFFECTS, check_effects  # noqa: E402
 from datasets.real_photos import REAL_DIR, read_labels, split_list  # noqa: E402
-from kiosk.vision.classes import CLASSES, FACE_DOWN, is_euchre_or_five  # noqa: E402
-from kiosk.vision.detection import Detection  # noqa: E402
-from kiosk.vision.detector import (  # noqa: E402
+from kiosk.vision.cards.classes import CLASSES, FACE_DOWN, is_euchre_or_five  # noqa: E402
+from kiosk.vision.cards.detection import Detection  # noqa: E402
+from kiosk.vision.cards.detector import (  # noqa: E402
     CONFIDENCE,
     PROPOSAL_CONFIDENCE,
     Detector,

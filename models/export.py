@@ -7,7 +7,7 @@ The model takes any input size (``dynamic``); ``--imgsz`` is the largest picture
 detector fits into it, recorded in the metadata. 384 x 640 (height x width) takes a 16:9
 camera frame (1280x720 letterboxes to 640x360); a square play area is scaled the same
 way but padded only to a 32-pixel margin, 384 x 448, which costs the network 0.7 of the
-time (``kiosk.vision.letterbox.letterbox``). ``--fixed`` exports one fixed size instead.
+time (``kiosk.vision.cards.letterbox.letterbox``). ``--fixed`` exports one fixed size instead.
 """
 
 from __future__ import annotations

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from datasets.boxes import iou_matrix
-from kiosk.vision.classes import CLASSES, FACE_DOWN, is_euchre_or_five
-from kiosk.vision.detection import Detection
+from kiosk.vision.cards.classes import CLASSES, FACE_DOWN, is_euchre_or_five
+from kiosk.vision.cards.detection import Detection
 
 #: the kinds of label ``recall_by_group`` reports (a label may be of several)
 GROUPS = (

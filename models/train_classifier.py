@@ -28,8 +28,8 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from kiosk.vision.index_classifier import MARGIN, PATCH  # noqa: E402
-from kiosk.vision.naming_network import (  # noqa: E402,F401  (the recipe's names, kept here)
+from kiosk.vision.cards.index_classifier import MARGIN, PATCH  # noqa: E402
+from kiosk.vision.decks.naming_network import (  # noqa: E402,F401  (the recipe's names, kept here)
     CHANNELS,
     augment,
     augment_harder,
@@ -383,7 +383,7 @@ def export(
 ) -> None:
     """ONNX with a dynamic batch, the class names, the patch side and the crop's margin
     in the metadata, and the outputs a deck profile reads
-    (``kiosk.vision.naming_network.export_bytes``)."""
+    (``kiosk.vision.decks.naming_network.export_bytes``)."""
     out.write_bytes(export_bytes(model, labels, patch, margin))
 
 

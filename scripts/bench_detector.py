@@ -28,7 +28,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from kiosk.vision.detector import Detector  # noqa: E402
+from kiosk.vision.cards.detector import Detector  # noqa: E402
 
 
 def frame() -> np.ndarray:
@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
                              "figures")
     args = parser.parse_args(argv)
 
-    from kiosk.vision.calibration import Calibration
+    from kiosk.vision.camera.calibration import Calibration
     from kiosk.vision.pipeline import AreaDetector
 
     image = frame()

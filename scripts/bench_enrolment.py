@@ -34,10 +34,10 @@ sys.path.insert(0, str(REPO))
 from datasets.boxes import yolo_to_pixels  # noqa: E402
 from datasets.reading_score import ReadingScore, wilson  # noqa: E402
 from datasets.real_photos import REAL_DIR, read_labels, split_list  # noqa: E402
-from kiosk.vision.deck_profile import FitSettings  # noqa: E402
-from kiosk.vision.detection import Detection  # noqa: E402
-from kiosk.vision.detector import Detector  # noqa: E402
-from kiosk.vision.enrolment import LabelledPhoto, learn_deck, read_layout  # noqa: E402
+from kiosk.vision.cards.detection import Detection  # noqa: E402
+from kiosk.vision.cards.detector import Detector  # noqa: E402
+from kiosk.vision.decks.deck_profile import FitSettings  # noqa: E402
+from kiosk.vision.decks.enrolment import LabelledPhoto, learn_deck, read_layout  # noqa: E402
 
 #: the real photos' decks: a name and the file-name prefixes of its photos
 REAL_DECKS = {"white": ("IMG_2022",), "black-gold": ("IMG_7", "IMG_8")}
@@ -68,9 +68,9 @@ def reading(detector: Detector, min_scale: float | None, as_photos: bool) -> Rea
     """Each photo whole (one network pass: ``min_scale`` None), in tiles at ``min_scale``
     (1.0: full resolution, as the kiosk reads a calibrated table's play area), or as
     ``kiosk detect`` reads a photo (``as_photos``: whole, then in tiles where its indices
-    are small, :func:`kiosk.vision.photo_reading.read_photo`)."""
+    are small, :func:`kiosk.vision.cards.photo_reading.read_photo`)."""
     if as_photos:
-        from kiosk.vision.photo_reading import read_photo
+        from kiosk.vision.cards.photo_reading import read_photo
 
         return lambda image: read_photo(detector, image)
     return lambda image: detector.detect(image, min_scale=min_scale)
@@ -93,7 +93,7 @@ def with_profile(
     detector reads without a profile again afterwards."""
     start = time.perf_counter()
     if deep:
-        from kiosk.vision.deep_enrolment import DeepSettings, learn_deck_deeply
+        from kiosk.vision.decks.deep_enrolment import DeepSettings, learn_deck_deeply
 
         profile = learn_deck_deeply(detector, photos, settings=DeepSettings(seed=seed))
     else:

@@ -175,7 +175,7 @@ def held_out(deck: str) -> list[tuple[np.ndarray, Labels]]:
 def name_faces(classifier_path: Path, photos: Sequence[tuple[np.ndarray, Labels]],
                threads: int) -> Naming:
     """The classifier stage: each labelled face index named on its own box."""
-    from kiosk.vision.index_classifier import IndexClassifier
+    from kiosk.vision.cards.index_classifier import IndexClassifier
 
     classifier = IndexClassifier(classifier_path, threads=threads)
     naming = Naming()
@@ -193,7 +193,7 @@ def read_whole(classifier_path: Path, photos: Sequence[tuple[np.ndarray, Labels]
                threads: int) -> dict[str, float | int]:
     """The pipeline: the shipped proposals named by this classifier, no second opinions."""
     from datasets.reading_score import ReadingScore
-    from kiosk.vision.detector import Detector
+    from kiosk.vision.cards.detector import Detector
 
     detector = Detector(PROPOSALS, index_classifier=classifier_path, suit_reader=None,
                         context_reader=None, threads=threads)

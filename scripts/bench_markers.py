@@ -7,8 +7,8 @@ at its count, the tricks face down, the renderer's light, noise, blur and glare.
 hands one side's 5s are left wrong on purpose (a point or two off, or five not turned).
 The shipped detector reads each still (three frames of it, as the camera goes on
 filming), with a closer look where each side's 5s lie, and
-:func:`kiosk.vision.marker_look.look_at_markers` counts the 5s, the counts most frames
-agree on standing (:func:`kiosk.vision.marker_look.agreed`), remembering each
+:func:`kiosk.vision.fives.marker_look.look_at_markers` counts the 5s, the counts most frames
+agree on standing (:func:`kiosk.vision.fives.marker_look.agreed`), remembering each
 side's place through the game and the 5s' sizes its stills showed (one learner per
 deck and view, kept from game to game as a table keeps its deck) as the kiosk does;
 ``--sizes deck`` gives it the deck's sizes from the art instead, ``--sizes none``
@@ -45,11 +45,11 @@ from datasets.marker_stills import (  # noqa: E402
 )
 from kiosk.rules.cards import Team  # noqa: E402
 from kiosk.table.marker_watch import FRAMES  # noqa: E402
-from kiosk.vision.calibration import Calibration  # noqa: E402
-from kiosk.vision.detector import Detector  # noqa: E402
-from kiosk.vision.marker_look import agreed, look_at_markers  # noqa: E402
-from kiosk.vision.marker_sizes import LearntFiveSizes  # noqa: E402
-from kiosk.vision.markers import FiveSizes  # noqa: E402
+from kiosk.vision.camera.calibration import Calibration  # noqa: E402
+from kiosk.vision.cards.detector import Detector  # noqa: E402
+from kiosk.vision.fives.marker_look import agreed, look_at_markers  # noqa: E402
+from kiosk.vision.fives.marker_sizes import LearntFiveSizes  # noqa: E402
+from kiosk.vision.fives.markers import FiveSizes  # noqa: E402
 
 VIEWS = ("overhead", "tablet")
 #: where the reader's 5s' sizes come from: learnt from the stills (as ``kiosk run``

@@ -42,7 +42,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from kiosk.commands.run import DEMO_VIDEO  # noqa: E402
-from kiosk.vision.detector import DEFAULT_MODEL, Detector  # noqa: E402
+from kiosk.vision.cards.detector import DEFAULT_MODEL, Detector  # noqa: E402
 from kiosk.vision.pipeline import INDEX_PIXELS, FramePipeline, Play  # noqa: E402
 
 #: YOLO11n, 640x640, ONNX with ONNX Runtime (CPU, FP32), on a Raspberry Pi 5: the

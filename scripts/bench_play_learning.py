@@ -7,7 +7,7 @@ Rendered photos of decks no network saw (``datasets.cards_art.held_out_decks``):
 "hands" are rendered table shots (``datasets.layouts.render_table_shots``, seed+2: never
 the enrolment pool's or the judge's), three shots a hand (about twenty cards, as a hand
 shows), read in tiles at full resolution as the kiosk reads a calibrated table's play
-area. Each shot's boxes go to :class:`kiosk.vision.play_learning.PlayLearning` as the
+area. Each shot's boxes go to :class:`kiosk.vision.decks.play_learning.PlayLearning` as the
 kiosk's camera thread hands them in, each card's own place standing for its seat's zone;
 the hand is then settled as the table session settles one: a card whose every box read
 one same wrong name is *corrected* by the players (it teaches nothing), any other card
@@ -30,11 +30,11 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from datasets.reading_score import ReadingScore  # noqa: E402
-from kiosk.vision.deck_profile import DeckProfile  # noqa: E402
-from kiosk.vision.detector import Detector  # noqa: E402
-from kiosk.vision.enrolment import iou, learn_deck, read_layout  # noqa: E402
+from kiosk.vision.cards.detector import Detector  # noqa: E402
+from kiosk.vision.decks.deck_profile import DeckProfile  # noqa: E402
+from kiosk.vision.decks.enrolment import iou, learn_deck, read_layout  # noqa: E402
+from kiosk.vision.decks.play_learning import PlayLearning  # noqa: E402
 from kiosk.vision.pipeline import READ_CONFIDENCE  # noqa: E402
-from kiosk.vision.play_learning import PlayLearning  # noqa: E402
 
 SHOTS_A_HAND = 3
 #: the targets with a profile (issue 45), printed beside the figures

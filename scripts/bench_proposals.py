@@ -31,7 +31,7 @@ from bench_leave_one_deck_out import deck_of  # noqa: E402
 from datasets.boxes import yolo_to_pixels  # noqa: E402
 from datasets.reading_score import MATCH, overlap, size_band, wilson  # noqa: E402
 from datasets.real_photos import REAL_DIR, read_labels, split_list  # noqa: E402
-from kiosk.vision.detector import DEFAULT_MODEL, Detector  # noqa: E402
+from kiosk.vision.cards.detector import DEFAULT_MODEL, Detector  # noqa: E402
 
 
 def measure(detector: Detector, split: str) -> dict[str, dict[str, list[int]]]:

@@ -38,7 +38,7 @@ from datasets.marker_stills import game_scores, random_places  # noqa: E402
 from datasets.table_stills import Kitty, TableCamera  # noqa: E402
 from kiosk.commands.read_table import TableStills  # noqa: E402
 from kiosk.rules.cards import EUCHRE_NAMES, Team  # noqa: E402
-from kiosk.vision.calibration import Calibration  # noqa: E402
+from kiosk.vision.camera.calibration import Calibration  # noqa: E402
 
 VIEWS = ("overhead", "tablet")
 DEALERS = "NESW"
@@ -143,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         print("no held-out card decks installed (scripts/install-system-packages.sh)",
               file=sys.stderr)
         return 2
-    from kiosk.vision.detector import Detector
+    from kiosk.vision.cards.detector import Detector
 
     started = time.time()
     t = run(args.hands, args.seed, args.turned_down, Detector(threads=1),

@@ -14,7 +14,7 @@ Detectors:
 - ``oracle``: the ground-truth corner boxes with a detector's failures injected
   (missed boxes and frames, jitter, false boxes, mislabels; ``--noise``), read
   through the whole pipeline (video decoding, mat calibration, reader);
-- ``model``: the exported card detector (``kiosk.vision.detector``), timed on
+- ``model``: the exported card detector (``kiosk.vision.cards.detector``), timed on
   this machine. Its boxes are saved beside each video (``hand-*.model.json``, a
   detection stream with the calibration it used); ``--resume`` replays the hands an
   earlier, stopped read saved and reads the rest (the frame times are the new reads');
@@ -54,8 +54,8 @@ sys.path.insert(0, str(ROOT))
 from datasets import handvideo as hv  # noqa: E402
 from datasets.camera_pose import CameraPose, PoseError  # noqa: E402
 from devtools.oracle import OracleDetector, OracleNoise  # noqa: E402
-from kiosk.vision.calibration import Calibration  # noqa: E402
-from kiosk.vision.detector import confidence_problem  # noqa: E402
+from kiosk.vision.camera.calibration import Calibration  # noqa: E402
+from kiosk.vision.cards.detector import confidence_problem  # noqa: E402
 from kiosk.vision.events import CardPlayed, CardReread, TrickCleared  # noqa: E402
 from kiosk.vision.pipeline import (  # noqa: E402
     INDEX_PIXELS,
@@ -77,7 +77,7 @@ from kiosk.vision.reader import (  # noqa: E402
 )
 
 if TYPE_CHECKING:
-    from kiosk.vision.detector import Detector
+    from kiosk.vision.cards.detector import Detector
 
 NOISE_CYCLE = ("typical", "harsh", "clean")
 
@@ -209,7 +209,7 @@ def checked_on_renege_screen(record: dict[str, Any], want: list[list[str]],
 def model_detector(job: dict[str, Any]) -> Detector:
     """The kiosk's detector with the networks and proposal threshold a job names (the
     committed ones where it names none), on one thread: the other core reads and shows."""
-    from kiosk.vision.detector import PROPOSAL_CONFIDENCE, Detector
+    from kiosk.vision.cards.detector import PROPOSAL_CONFIDENCE, Detector
 
     suits = job.get("suit_reader") or "auto"
     context = job.get("context_reader") or "auto"

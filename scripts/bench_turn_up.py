@@ -166,7 +166,7 @@ def score(job: dict[str, Any], kitty: Any, record: dict[str, Any],
 def model_detector() -> Any:
     """The kiosk's detector with the shipped models, on one thread (the machine is
     shared; the kiosk's frame thread has one core of its own)."""
-    from kiosk.vision.detector import Detector
+    from kiosk.vision.cards.detector import Detector
 
     return Detector(threads=1)
 

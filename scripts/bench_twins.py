@@ -46,7 +46,7 @@ import bench_reader as br  # noqa: E402
 from devtools.oracle import OracleDetector, OracleNoise  # noqa: E402
 from kiosk.rules.cards import EUCHRE_NAMES  # noqa: E402
 from kiosk.table.twins import renege_questions, twin_of  # noqa: E402
-from kiosk.vision.calibration import Calibration  # noqa: E402
+from kiosk.vision.camera.calibration import Calibration  # noqa: E402
 from kiosk.vision.pipeline import Play, load_stream, read_stream, stream_calibration  # noqa: E402
 
 #: added to a hand's seed for its swaps, so the hand, its noise and its swaps keep their

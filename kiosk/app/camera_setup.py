@@ -1,7 +1,7 @@
 """The calibration screen's logic, without Kivy: find the mat, or four taps, then save.
 
 Why: the trick reader puts a card in a seat by where it lies in the picture,
-so each table's camera must be calibrated once (kiosk.vision.calibration).
+so each table's camera must be calibrated once (kiosk.vision.camera.calibration).
 The printed mat's ArUco markers give it in one tap ("Find the mat"); without
 the mat, the players tap the play area's four corners in the picture (North-
 West, North-East, South-East, South-West). The seat zones are then drawn over
@@ -33,7 +33,7 @@ class CalibrationView:
     zones: dict[str, tuple[Point, ...]]  # seat -> outline in picture pixels
     can_save: bool
     warning: str  # the camera moved, or the mat was not found
-    #: what to change about the camera for the cards to read (kiosk.vision.camera_check)
+    #: what to change about the camera for the cards to read (kiosk.vision.camera.camera_check)
     advice: tuple[str, ...] = ()
 
 
@@ -59,13 +59,13 @@ class CameraSetup:
 
     def check_picture(self) -> None:
         """Measure the picture with the cards the detector finds in it: too small, blurred,
-        dark or washed out is said in plain words (kiosk.vision.camera_check). Nothing
+        dark or washed out is said in plain words (kiosk.vision.camera.camera_check). Nothing
         without a detector or a picture."""
         if self.detector is None or self.frame is None:
             self.advice = ()
             return
-        from kiosk.vision.camera_check import check_picture
-        from kiosk.vision.detector import FACE_DOWN
+        from kiosk.vision.camera.camera_check import check_picture
+        from kiosk.vision.cards.detector import FACE_DOWN
 
         found = [d.box for d in self.detector.detect(self.frame) if d.card != FACE_DOWN]
         self.advice = check_picture(self.frame, found).advice
@@ -119,7 +119,7 @@ class CameraSetup:
         self.taps.append((float(x), float(y)))
         self.note = ""
         if len(self.taps) == 4:
-            from kiosk.vision.calibration import Calibration, CalibrationError
+            from kiosk.vision.camera.calibration import Calibration, CalibrationError
 
             h, w = self.frame.shape[:2]
             try:
@@ -132,7 +132,7 @@ class CameraSetup:
 
     def find_mat(self) -> None:
         """Look for the printed mat's four markers in the picture."""
-        from kiosk.vision.calibration import Calibration, CalibrationError
+        from kiosk.vision.camera.calibration import Calibration, CalibrationError
 
         if self.frame is None:
             return

@@ -1,18 +1,18 @@
 """The deck set-up screen's logic, without Kivy: lay the pack in the grid, read it, learn it.
 
 Why: the table's own deck under its own camera reads better once the kiosk has learnt it
-(kiosk.vision.deck_profile), and laying the 24 cards and the two 5s in the grid the screen
+(kiosk.vision.decks.deck_profile), and laying the 24 cards and the two 5s in the grid the screen
 draws over the camera's picture labels every card by its place, so nobody types a name.
 Reading the layout also checks the pack (a card missing, or a place holding plainly
 another card: the rule books' misdeal) and the picture (too far, blurred, dark, washed
-out: kiosk.vision.camera_check), each said in plain words. "Learn this deck" fits the
+out: kiosk.vision.camera.camera_check), each said in plain words. "Learn this deck" fits the
 profile in seconds and keeps it beside the table's calibration; the detector reads with
 it at once, and the next start of the kiosk at this table finds it there. A paired kiosk
 also offers it to the director, who can hand it to the tables that play the same deck
 (kiosk.table.deck_handout); the screen says which profile is in use and where it came
 from, so players know whether the director's or their own is reading their cards.
 
-Coordinates are the picture's own, 0..1 across and down (kiosk.vision.deck_layout); the
+Coordinates are the picture's own, 0..1 across and down (kiosk.vision.decks.deck_layout); the
 screen draws what `view()` returns.
 """
 
@@ -55,7 +55,7 @@ __all__ = ["DeckSetup", "DeckView", "PlaceView", "deck_path", "load_deck_for_tab
 
 def load_deck_for_table(session: Any) -> Any:
     """This table's saved deck profile, or None (none saved, or unreadable)."""
-    from kiosk.vision.deck_profile import DeckProfile, ProfileError
+    from kiosk.vision.decks.deck_profile import DeckProfile, ProfileError
 
     path = deck_path(session)
     if path is None or not path.is_file():
@@ -102,7 +102,7 @@ class DeckSetup:
             return
         self._loaded_for = table
         if self.detector.deck is None:
-            from kiosk.vision.detector import ModelError
+            from kiosk.vision.cards.detector import ModelError
 
             profile = load_deck_for_table(self.session)
             if profile is not None:
@@ -118,8 +118,8 @@ class DeckSetup:
         with one line and read as before (a profile learnt on other networks)."""
         if not self.available:
             return
-        from kiosk.vision.deck_profile import ProfileError
-        from kiosk.vision.detector import ModelError
+        from kiosk.vision.cards.detector import ModelError
+        from kiosk.vision.decks.deck_profile import ProfileError
 
         before = self.detector.deck
         try:
@@ -149,8 +149,8 @@ class DeckSetup:
         """Read the layout in the latest picture (each read adds a photo to learn from)."""
         if self.frame is None or not self.available or self.learning:
             return
-        from kiosk.vision.camera_check import check_picture
-        from kiosk.vision.enrolment import read_layout
+        from kiosk.vision.camera.camera_check import check_picture
+        from kiosk.vision.decks.enrolment import read_layout
 
         reading = read_layout(self.detector, self.frame)
         self.readings = [*self.readings, reading][-5:]  # the latest few: a handful teaches
@@ -190,7 +190,7 @@ class DeckSetup:
     def learn(self, announce: bool = True) -> str:
         """Learn the deck from the readings, keep the profile for this table and read with
         it from now on; returns the file it went to ("" when there was nothing to learn)."""
-        from kiosk.vision.enrolment import learn_deck
+        from kiosk.vision.decks.enrolment import learn_deck
 
         photos = [r.photo for r in self.readings if r.photo.labels]
         path = deck_path(self.session)
@@ -238,7 +238,7 @@ class DeckSetup:
         return f"{deck.deck or 'A deck profile'}, given when the kiosk started."
 
     def view(self) -> DeckView:
-        from kiosk.vision.enrolment import pack_places, pack_sentence
+        from kiosk.vision.decks.enrolment import pack_places, pack_sentence
 
         places = tuple(_place_view(r, bool(self.readings)) for r in pack_places(self.readings))
         if not self.available:
@@ -291,7 +291,7 @@ def pack_words(places: tuple[PlaceView, ...], sentence: tuple[str, bool]) -> str
 def _place_view(reading: Any, read: bool) -> PlaceView:
     """A place as the screen draws it: its card in words (a 5 as its suit was read), and
     what the photos showed there (nothing yet, before any was read)."""
-    from kiosk.vision.deck_layout import FIVE
+    from kiosk.vision.decks.deck_layout import FIVE
 
     place = reading.place
     if reading.other is not None:

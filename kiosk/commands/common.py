@@ -107,7 +107,7 @@ def load_deck(path: str | None) -> Any:
     `UsageError` naming what is wrong with the file, before any model is loaded."""
     if path is None:
         return None
-    from kiosk.vision.deck_profile import DeckProfile, ProfileError
+    from kiosk.vision.decks.deck_profile import DeckProfile, ProfileError
 
     try:
         return DeckProfile.load(path)
@@ -119,7 +119,7 @@ def table_detector(deck: Any) -> Any:
     """The trained card detector as the kiosk runs it at the table (every core but one),
     reading with ``deck`` (a deck profile, or None); a model that cannot load, or a
     profile of other networks, is one line."""
-    from kiosk.vision.detector import Detector, ModelError, threads_beside_the_screen
+    from kiosk.vision.cards.detector import Detector, ModelError, threads_beside_the_screen
 
     try:
         detector = Detector(threads=threads_beside_the_screen())

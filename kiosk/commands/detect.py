@@ -4,7 +4,7 @@ With ``--json``: one JSON object per image and line,
 ``{"image": ..., "detections": [{"card", "confidence", "box": [x1, y1, x2, y2]}]}``.
 Without: one readable line per image. Boxes are in the image's pixels and cover printed
 corner indices (a face-down card: the whole card); see models/README.md. A photo whose
-indices are small for its size is read again in tiles (kiosk.vision.photo_reading).
+indices are small for its size is read again in tiles (kiosk.vision.cards.photo_reading).
 
 A missing or unreadable image or model: one line on standard error, exit status 2.
 Every file is checked before any is read, so a missing file prints nothing on standard
@@ -38,8 +38,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from kiosk.vision.detector import Detector, ModelError
-    from kiosk.vision.photo_reading import read_photo
+    from kiosk.vision.cards.detector import Detector, ModelError
+    from kiosk.vision.cards.photo_reading import read_photo
 
     deck = load_deck(args.deck)
     check_image_files(args.images)

@@ -4,13 +4,13 @@
     kiosk enrol --photos DIR -o DECK         # DIR/images/*, DIR/labels/<stem>.txt
 
 ``--layout`` reads the 24 euchre cards and two 5s laid face up in the grid the set-up
-screen shows (:mod:`kiosk.vision.deck_layout`) and prints one line: the cards seen, and
+screen shows (:mod:`kiosk.vision.decks.deck_layout`) and prints one line: the cards seen, and
 any missing or plainly not the card of their place (an imperfect pack: the rule books'
 misdeal). Exit status 0 when the pack is complete; 1 when it is not (the profile is still
 written from the cards that are right, and the line says so).
 
 ``--deep`` learns the index classifier's whole network from the deck's crops
-(:mod:`kiosk.vision.deep_enrolment`; about a minute on two cores, with the training
+(:mod:`kiosk.vision.decks.deep_enrolment`; about a minute on two cores, with the training
 extras installed); the profile carries that network, and any kiosk reads it with ONNX
 Runtime alone. When ``-o`` names a profile already there and there are two photos or
 more, the last photo is held out: a network learnt from the others must name its
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     if not out.parent.is_dir():
         raise UsageError(f"no folder for the profile: {out.parent}")
     if args.deep:
-        from kiosk.vision.deep_enrolment import missing_extras
+        from kiosk.vision.decks.deep_enrolment import missing_extras
 
         missing = missing_extras()
         if missing:
@@ -81,7 +81,7 @@ def _checked_photos(names: list[str]) -> list[str]:
 
 
 def _detector() -> Any:
-    from kiosk.vision.detector import Detector, ModelError
+    from kiosk.vision.cards.detector import Detector, ModelError
 
     try:
         detector = Detector()
@@ -95,7 +95,7 @@ def _detector() -> Any:
 
 def _enrol_layout(images: list[Any], names: list[str], out: Path, deck: str,
                   deep: bool) -> int:
-    from kiosk.vision.enrolment import pack_sentence, read_layout
+    from kiosk.vision.decks.enrolment import pack_sentence, read_layout
 
     detector = _detector()
     readings = [read_layout(detector, image, name) for image, name in zip(images, names,
@@ -115,13 +115,13 @@ def _enrol_layout(images: list[Any], names: list[str], out: Path, deck: str,
 def _learn(detector: Any, photos: list[Any], out: Path, deck: str, deep: bool) -> Any:
     """The profile to write, or None when the old one at ``out`` reads the held-out photo
     better (said in one line)."""
-    from kiosk.vision.deck_profile import DeckProfile, ProfileError
-    from kiosk.vision.enrolment import learn_deck
+    from kiosk.vision.decks.deck_profile import DeckProfile, ProfileError
+    from kiosk.vision.decks.enrolment import learn_deck
 
     def learn(chosen: list[Any]) -> DeckProfile:
         if not deep:
             return learn_deck(detector, chosen, deck=deck)
-        from kiosk.vision.deep_enrolment import learn_deck_deeply
+        from kiosk.vision.decks.deep_enrolment import learn_deck_deeply
 
         return learn_deck_deeply(detector, chosen, deck=deck)
 
@@ -146,7 +146,7 @@ def _learn(detector: Any, photos: list[Any], out: Path, deck: str, deep: bool) -
 
 def _named_right(detector: Any, profile: Any, photo: Any) -> int:
     """How many of ``photo``'s labelled indices the detector names right under ``profile``."""
-    from kiosk.vision.detector import ModelError
+    from kiosk.vision.cards.detector import ModelError
 
     try:
         detector.use_deck(profile)
@@ -167,7 +167,7 @@ def _written(profile: Any, out: Path) -> str:
 
 
 def _labelled_photos(folder: Path) -> list[Any]:
-    from kiosk.vision.enrolment import LabelledPhoto
+    from kiosk.vision.decks.enrolment import LabelledPhoto
 
     if not folder.is_dir():
         raise UsageError(f"no such folder: {folder}")

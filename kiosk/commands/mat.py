@@ -29,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.check:
         return _check(args)
-    from kiosk.vision.mat import write_mat
+    from kiosk.vision.camera.mat import write_mat
 
     out = Path(args.output)
     if out.suffix.lower() not in (".pdf", ".png"):
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
 def _check(args: argparse.Namespace) -> int:
     import cv2
 
-    from kiosk.vision.calibration import Calibration, CalibrationError
+    from kiosk.vision.camera.calibration import Calibration, CalibrationError
 
     image = cv2.imread(args.check, cv2.IMREAD_COLOR)
     if image is None:

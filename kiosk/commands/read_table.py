@@ -44,10 +44,10 @@ import numpy as np
 from kiosk.cli import UsageError
 from kiosk.commands.common import check_image_files, load_deck, read_image, table_detector
 from kiosk.rules.cards import Seat, Team
-from kiosk.vision.markers import THEIRS
+from kiosk.vision.fives.markers import THEIRS
 
 if TYPE_CHECKING:
-    from kiosk.vision.calibration import Calibration
+    from kiosk.vision.camera.calibration import Calibration
     from kiosk.vision.pipeline import AreaDetector
 
 #: a box nearer than this (table units) to where a side's 5s lie is on their pair: two
@@ -139,7 +139,7 @@ class TableStills:
         """The face-up card on a kitty in the still, read by the kitty watch of every
         seat's band, the boxes on the 5s lying at ``fives`` left out (module docstring);
         None unless exactly one band reads one."""
-        from kiosk.vision.detection import Detection
+        from kiosk.vision.cards.detection import Detection
         from kiosk.vision.events import KittyChange, KittySeen
         from kiosk.vision.pipeline import AreaDetector
         from kiosk.vision.reader import TrickReader
@@ -188,7 +188,7 @@ def _check_images(names: Sequence[str]) -> None:
 def _calibration(path: str | None) -> Calibration | None:
     if path is None:
         return None
-    from kiosk.vision.calibration import Calibration, CalibrationError
+    from kiosk.vision.camera.calibration import Calibration, CalibrationError
 
     try:
         return Calibration.load(path)

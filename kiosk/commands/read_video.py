@@ -117,7 +117,7 @@ OtherDetector = Callable[[Path, argparse.Namespace], Any]
 
 def run(args: argparse.Namespace, others: Mapping[str, OtherDetector] | None = None) -> int:
     """Read the video; ``others``: detectors by name beside the model (devtools')."""
-    from kiosk.vision.calibration import Calibration, CalibrationError
+    from kiosk.vision.camera.calibration import Calibration, CalibrationError
     from kiosk.vision.pipeline import (
         Play,
         load_stream,
@@ -200,7 +200,7 @@ def _save_stream(path: str, video: Path, view: str, calibration: Any,
     """Write the boxes the detector gave, frame by frame, as a detection stream that
     ``--detections`` replays (the detector saw what it sees without saving: the play
     area, in tiles)."""
-    from kiosk.vision.frames import video_fps
+    from kiosk.vision.camera.frames import video_fps
     from kiosk.vision.pipeline import save_stream
 
     try:

@@ -330,7 +330,7 @@ def _marker_watch(session: Any, follower: Any, detector: Any, view: str) -> Any:
     """The players' 5s read once a hand (kiosk.table.marker_watch) with the trick
     reader's calibration, the counts recorded on the UI thread."""
     from kiosk.table.marker_watch import MarkerWatch
-    from kiosk.vision.calibration import Calibration
+    from kiosk.vision.camera.calibration import Calibration
 
     def calibration_of(frame: Any) -> Any:
         size = (int(frame.shape[1]), int(frame.shape[0]))
@@ -380,7 +380,7 @@ def _model_loader(deck: str | None) -> Any:
     if deck is None:
         return None
     from kiosk.commands.common import load_deck
-    from kiosk.vision.detector import Detector, threads_beside_the_screen
+    from kiosk.vision.cards.detector import Detector, threads_beside_the_screen
 
     profile = load_deck(deck)
     return lambda: Detector(threads=threads_beside_the_screen(), deck=profile)

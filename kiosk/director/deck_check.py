@@ -1,7 +1,7 @@
 """What the director checks of a deck profile's bytes before it keeps them, with the
 standard library alone.
 
-Why apart from the kiosk's check (kiosk.vision.deck_file): the director imports the
+Why apart from the kiosk's check (kiosk.vision.decks.deck_file): the director imports the
 rules engine and nothing else of the kiosk (ARCHITECTURE.md), and it never reads with a
 profile, it only keeps one and hands it on. So it reads the file as what it is on disk,
 a zip of NumPy ``.npy`` members, without NumPy: its size, that the zip would not unpack
@@ -35,7 +35,7 @@ from typing import Any
 from kiosk.deck_bytes import MAX_BYTES, bytes_problem
 from kiosk.shipped import shipped_model
 
-#: the profile file format this version writes (kiosk.vision.deck_profile), and the ones
+#: the profile file format this version writes (kiosk.vision.decks.deck_profile), and the ones
 #: it reads (3: no deep network)
 VERSION = 4
 READS = (3, 4)

@@ -3,7 +3,7 @@
 Why per table: kiosks move between tables between rounds, and each table's
 camera stands differently. The file sits beside the journal
 (`var/kiosk/calibration/table-3.json`), written by the calibration screen and
-read when the camera starts; kiosk.vision.calibration makes and checks it.
+read when the camera starts; kiosk.vision.camera.calibration makes and checks it.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def calibration_path(session: Any) -> Path | None:
 
 def load_for_table(session: Any) -> Any:
     """This table's saved calibration, or None (none saved, or unreadable)."""
-    from kiosk.vision.calibration import Calibration, CalibrationError
+    from kiosk.vision.camera.calibration import Calibration, CalibrationError
 
     path = calibration_path(session)
     if path is None or not path.is_file():

@@ -107,7 +107,7 @@ def choose_detector(video: str | Path | None, wanted: str = "auto",
 
 
 def _load_model() -> Any:
-    from kiosk.vision.detector import Detector, threads_beside_the_screen
+    from kiosk.vision.cards.detector import Detector, threads_beside_the_screen
 
     return Detector(threads=threads_beside_the_screen())
 
@@ -121,7 +121,7 @@ def _sample_recall(model: Any, video: str | Path, truth: Path) -> float | None:
     lie on the table all game, and frames showing only them say nothing of the play."""
     import cv2
 
-    from kiosk.vision.calibration import Calibration
+    from kiosk.vision.camera.calibration import Calibration
     from kiosk.vision.pipeline import AreaDetector, as_detector
 
     data = json.loads(truth.read_text(encoding="utf-8"))

@@ -5,7 +5,7 @@ Why: one table learns the club's deck, the director hands it to the others
 (docs/director-api.md, "Deck profiles"). At the start of each game a paired kiosk asks
 ``GET /api/v1/deck`` (a few hundred bytes); only when the digest differs from the one it
 last took does it download the file. The bytes must match that digest, be a profile
-(kiosk.vision.deck_file), and be accepted by ``use`` (the detector, which knows its own
+(kiosk.vision.decks.deck_file), and be accepted by ``use`` (the detector, which knows its own
 networks): otherwise nothing is kept and the table reads as before. A handout taken back
 returns the table to the profile it learnt itself, if any (kiosk.table.deck_keeping).
 
@@ -86,8 +86,8 @@ def take_handout(session: Any, server: str, token: str,
     """Bring this table's deck in line with the director's word. ``use(profile)`` reads
     with a profile (None: without one) and raises ``ProfileError`` when it cannot."""
     from kiosk.deck_bytes import digest
-    from kiosk.vision.deck_file import read_profile_bytes
-    from kiosk.vision.deck_profile import DeckProfile, ProfileError
+    from kiosk.vision.decks.deck_file import read_profile_bytes
+    from kiosk.vision.decks.deck_profile import DeckProfile, ProfileError
 
     try:
         info = fetch_deck_info(server, token, get)

@@ -1,5 +1,5 @@
 """The table's deck keeps being learnt during play: the camera's frames in, the session's
-accepted hands in, a better profile out (kiosk.vision.play_learning does the learning).
+accepted hands in, a better profile out (kiosk.vision.decks.play_learning does the learning).
 
 Three threads meet here, each doing only its own part:
 
@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.rules.cards import Card
-from kiosk.vision.deck_profile import DeckProfile, ProfileError
-from kiosk.vision.play_learning import FEWEST_CARDS, PlayLearning, origin_of
+from kiosk.vision.decks.deck_profile import DeckProfile, ProfileError
+from kiosk.vision.decks.play_learning import FEWEST_CARDS, PlayLearning, origin_of
 
 
 def accepted_cards(record: dict[str, Any]) -> list[tuple[str, str]]:

@@ -10,8 +10,8 @@ on to be recorded on the UI thread
 (:meth:`kiosk.table.session.TableSession.see_markers`).
 
 The watch remembers where each side's 5s were read, so a side at nought (its 5s face
-down, no pip in sight) is found there next time (kiosk.vision.markers), and what the
-table's 5s' pips and corners measure (kiosk.vision.marker_sizes), so a corner the
+down, no pip in sight) is found there next time (kiosk.vision.fives.markers), and what the
+table's 5s' pips and corners measure (kiosk.vision.fives.marker_sizes), so a corner the
 detector did not box is told from a pip once a few stills have shown the sizes plainly.
 """
 
@@ -24,12 +24,12 @@ from typing import Any
 
 from kiosk.rules.cards import Team
 from kiosk.table.markers import wanted
-from kiosk.vision.marker_sizes import LearntFiveSizes
-from kiosk.vision.markers import MarkerReading
+from kiosk.vision.fives.marker_sizes import LearntFiveSizes
+from kiosk.vision.fives.markers import MarkerReading
 
 #: seconds into a new deal before the 5s are read (they have been moved by then)
 SETTLE = 4.0
-#: frames read a hand, and the seconds between them (kiosk.vision.marker_look.agreed)
+#: frames read a hand, and the seconds between them (kiosk.vision.fives.marker_look.agreed)
 FRAMES = 3
 APART = 0.5
 
@@ -77,7 +77,7 @@ class MarkerWatch:
         """Read the 5s on this frame if a reading is due (frame thread); True if read.
 
         A hand's reading takes :data:`FRAMES` frames :data:`APART` seconds apart; the
-        counts they agree on (:func:`kiosk.vision.marker_look.agreed`) are handed on
+        counts they agree on (:func:`kiosk.vision.fives.marker_look.agreed`) are handed on
         after the last."""
         with self._lock:
             due = self._due
@@ -87,7 +87,7 @@ class MarkerWatch:
             self._due = None if last else (due[0], self.clock() + APART)
             if last:
                 self._read = due[0]
-        from kiosk.vision.marker_look import agreed
+        from kiosk.vision.fives.marker_look import agreed
 
         readings = self._read_frame(frame)
         with self._lock:
@@ -105,14 +105,14 @@ class MarkerWatch:
 
         Why apart from :meth:`look`: ``kiosk read-table`` reads stills the user names,
         with no deal to wait for; the reading must be the table's own, not a copy of it."""
-        from kiosk.vision.marker_look import agreed
+        from kiosk.vision.fives.marker_look import agreed
 
         return self._remembered(agreed([self._read_frame(frame) for frame in frames]))
 
     def _read_frame(self, frame: Any) -> dict[Team, MarkerReading]:
         """One frame's reading with the places and sizes known so far; its plain reads
         join the sizes learnt."""
-        from kiosk.vision.marker_look import look_at_markers
+        from kiosk.vision.fives.marker_look import look_at_markers
 
         sizes = self.sizes or self.learnt.sizes()
         readings = look_at_markers(frame, self.detector, self.calibration_of(frame),

@@ -28,11 +28,11 @@ import numpy as np
 
 from kiosk.rules.cards import Seat
 from kiosk.rules.play import first_leader as rules_first_leader
-from kiosk.vision.calibration import Calibration, CalibrationError
-from kiosk.vision.detection import Detection
+from kiosk.vision.camera.calibration import Calibration, CalibrationError
+from kiosk.vision.camera.rectify import TableView
+from kiosk.vision.cards.detection import Detection
 from kiosk.vision.events import ReaderWarning, VisionEvent, WarningKind
 from kiosk.vision.reader import ReaderConfig, TrickReader
-from kiosk.vision.rectify import TableView
 
 Detector = Callable[[np.ndarray], Sequence[Any]]
 
@@ -105,7 +105,7 @@ def as_detector(detector: Any) -> Detector:
 class AreaDetector:
     """``detect(frame)`` as the kiosk runs it on a calibrated camera: the play area only,
     finely enough to keep the indices readable, and for a slanted (tablet) view warped to
-    a top-down square first (:mod:`kiosk.vision.rectify`); boxes in the frame's pixels.
+    a top-down square first (:mod:`kiosk.vision.camera.rectify`); boxes in the frame's pixels.
     A detector without ``roi``/``min_scale`` (a plain callable) gets the whole frame. Ours
     keeps its boxes from ``confidence`` up (:data:`READ_CONFIDENCE`: what the reader needs)."""
 
@@ -339,7 +339,7 @@ def read_video(path: str | Path, detector: Any, *, calibration: Calibration | No
     With ``dealer``, the reader also watches the dealer's kitty for the turn-up
     (``KittySeen`` events among the reading's events).
     """
-    from kiosk.vision.frames import open_frames
+    from kiosk.vision.camera.frames import open_frames
 
     pipeline = FramePipeline(detector, calibration=calibration, view=view, play=play,
                              config=config, index_pixels=index_pixels, rectify=rectify,

@@ -115,7 +115,7 @@ class _Finder:
         return []
 
     def name(self, image: np.ndarray, proposals: list, confidence: float = 0.0) -> list:
-        from kiosk.vision.detector import Detection
+        from kiosk.vision.cards.detector import Detection
 
         return [Detection("9C", 0.9, (72.0, 54.0, 88.0, 66.0))]
 

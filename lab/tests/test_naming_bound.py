@@ -107,7 +107,7 @@ def test_a_scene_drawn_without_noise_gives_no_floor_but_is_still_read(tmp_path: 
 def test_a_network_that_will_not_load_is_one_line_before_the_long_part(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from kiosk.vision.detector import Detector
+    from kiosk.vision.cards.detector import Detector
 
     (tmp_path / "val" / "images").mkdir(parents=True)
     _save(render_scene(SEED, SIZE).image, tmp_path / "val" / "images" / f"{SEED}.jpg")

@@ -123,7 +123,7 @@ def test_latency_to_the_right_name_and_to_the_first_answer() -> None:
 
 
 def test_a_job_reads_with_the_proposal_threshold_it_names() -> None:
-    from kiosk.vision.detector import PROPOSAL_CONFIDENCE
+    from kiosk.vision.cards.detector import PROPOSAL_CONFIDENCE
 
     assert model_detector({}).proposal_confidence == PROPOSAL_CONFIDENCE
     assert model_detector({"proposal_confidence": 0.01}).proposal_confidence == 0.01
@@ -173,8 +173,8 @@ def test_a_resumed_model_read_replays_the_hands_read_before(tmp_path: Path) -> N
     from bench_reader import _saved_stream, plan, read_one, render, summarize
 
     from devtools.oracle import OracleDetector
-    from kiosk.vision.calibration import Calibration
-    from kiosk.vision.detector import ModelError
+    from kiosk.vision.camera.calibration import Calibration
+    from kiosk.vision.cards.detector import ModelError
     from kiosk.vision.pipeline import save_stream
 
     job = render(plan(0, 4242) | {"dir": str(tmp_path), "fps": 6.0, "streams": True})

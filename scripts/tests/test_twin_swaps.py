@@ -15,7 +15,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
 import bench_reader as br  # noqa: E402
 import bench_twins as bt  # noqa: E402
 
-from kiosk.vision.calibration import Calibration  # noqa: E402
+from kiosk.vision.camera.calibration import Calibration  # noqa: E402
 from kiosk.vision.pipeline import Play, read_stream  # noqa: E402
 
 #: a rendered hand the reader tests recorded (tests/reader/record_fixtures.py)

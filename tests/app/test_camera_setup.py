@@ -93,7 +93,7 @@ class _FindsSmallCards:
     """A detector that finds three indices 12 pixels tall (a camera far from the table)."""
 
     def detect(self, _image: np.ndarray) -> list[object]:
-        from kiosk.vision.detector import Detection
+        from kiosk.vision.cards.detector import Detection
 
         return [Detection("9H", 0.9, (100 + 40 * i, 100, 108 + 40 * i, 112)) for i in range(3)]
 

@@ -32,7 +32,7 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def detector():  # type: ignore[no-untyped-def]
-    from kiosk.vision.detector import Detector
+    from kiosk.vision.cards.detector import Detector
 
     return Detector(threads=1)
 

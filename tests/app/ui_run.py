@@ -223,7 +223,7 @@ def learn_the_deck(d: Driver, camera_frame: Any) -> Iterator[float]:
     layout = layout_frame()
     if layout is None:
         return
-    from kiosk.vision.detector import Detector
+    from kiosk.vision.cards.detector import Detector
 
     detector = Detector(threads=1)
     d.app.presenter.deck_setup.detector = detector

@@ -13,7 +13,7 @@ import numpy as np
 
 from kiosk.director.deck_check import shipped_networks
 from kiosk.rules.cards import EUCHRE_DECK
-from kiosk.vision.deck_profile import INDEX, SUIT, DeckProfile, Head
+from kiosk.vision.decks.deck_profile import INDEX, SUIT, DeckProfile, Head
 from tests.director.helpers import Answer, Client
 
 

@@ -28,8 +28,8 @@ from kiosk.table.deck_keeping import learnt_here
 from kiosk.table.outbox import Outbox
 from kiosk.table.session import TableSession
 from kiosk.table.setup import TableSetup
-from kiosk.vision.deck_profile import INDEX, SUIT, DeckProfile, Head, ProfileError
-from kiosk.vision.detector import ModelError
+from kiosk.vision.cards.detector import ModelError
+from kiosk.vision.decks.deck_profile import INDEX, SUIT, DeckProfile, Head, ProfileError
 from tests.director.decks import decks, profile_bytes, upload
 from tests.director.helpers import Client, pair
 
@@ -238,7 +238,7 @@ def test_the_table_offers_what_it_learnt_and_the_director_hands_it_on(
 def test_the_real_detector_refuses_other_networks_and_keeps_its_profile(
         table: TablePresenter) -> None:
     pytest.importorskip("onnxruntime")
-    from kiosk.vision.detector import Detector
+    from kiosk.vision.cards.detector import Detector
 
     detector: Any = Detector(threads=1)
     if detector.namer is None or not detector.namer.has_features:

@@ -18,7 +18,7 @@ import pytest
 
 from kiosk.director.app import App
 from kiosk.director.decks import DeckError, Decks
-from kiosk.vision.deck_profile import VERSION
+from kiosk.vision.decks.deck_profile import VERSION
 from tests.director.decks import decks, profile_bytes, upload, zip_bomb
 from tests.director.helpers import Answer, Client, Kiosk, pair
 from tests.director.test_hostile import raw

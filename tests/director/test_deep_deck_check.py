@@ -14,7 +14,7 @@ import pytest
 from kiosk.deck_bytes import MAX_BYTES
 from kiosk.director.deck_check import DeckFileError, check_deck_bytes, shipped_networks
 from kiosk.shipped import shipped_model
-from kiosk.vision.deck_profile import SUIT, DeckProfile, Head
+from kiosk.vision.decks.deck_profile import SUIT, DeckProfile, Head
 
 pytestmark = pytest.mark.skipif(not shipped_model("index_classifier.onnx").is_file(),
                                 reason="the shipped networks are not in this checkout")

@@ -40,7 +40,7 @@ TEAMS = ["Ann & Bob", "Cy & Di", "Ed & Flo", "Gus & Hal"]
 
 def kiosk(folder: Path, server: str, code: str) -> TablePresenter:
     """A kiosk with its card detector, paired by the table's short code."""
-    from kiosk.vision.detector import Detector
+    from kiosk.vision.cards.detector import Detector
 
     folder.mkdir()
     session = TableSession.open(folder / "journal.sqlite3",

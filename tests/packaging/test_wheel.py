@@ -113,7 +113,7 @@ def test_the_installed_kiosk_loads_its_networks_from_the_package(
         installed: dict[str, Path]) -> None:
     code = ("import sys, kiosk\n"
             "from kiosk.commands.run import DEMO_VIDEO\n"
-            "from kiosk.vision.detector import (DEFAULT_MODEL, DEFAULT_CLASSIFIER,\n"
+            "from kiosk.vision.cards.detector import (DEFAULT_MODEL, DEFAULT_CLASSIFIER,\n"
             "    DEFAULT_SUIT_READER, DEFAULT_CONTEXT_READER, Detector)\n"
             "d = Detector(threads=1)\n"
             "print(kiosk.__file__)\n"

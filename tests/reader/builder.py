@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from devtools.oracle import OracleNoise, noisify
-from kiosk.vision.calibration import Calibration
+from kiosk.vision.camera.calibration import Calibration
 from kiosk.vision.events import VisionEvent
 from kiosk.vision.reader import TrickReader
 

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from kiosk.vision.calibration import Calibration, SeatZones
+from kiosk.vision.camera.calibration import Calibration, SeatZones
 from kiosk.vision.events import CardPlayed, ReaderWarning, VisionEvent
 from kiosk.vision.reader import CARD_REPLACED, OUT_OF_TURN, TrickReader
 

@@ -6,8 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from kiosk.vision.calibration import Calibration, CalibrationError, SeatZones
-from kiosk.vision.mat import render_mat, write_mat
+from kiosk.vision.camera.calibration import Calibration, CalibrationError, SeatZones
+from kiosk.vision.camera.mat import render_mat, write_mat
 
 
 def _photo_of_mat(corners: np.ndarray, size: tuple[int, int] = (640, 360)) -> np.ndarray:

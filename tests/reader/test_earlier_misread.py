@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from kiosk.vision.calibration import Calibration
+from kiosk.vision.camera.calibration import Calibration
 from kiosk.vision.events import CardPlayed, CardReread, ReaderWarning, VisionEvent
 from kiosk.vision.pipeline import compact_box
 from kiosk.vision.reader import AMBIGUOUS, SEEN_TWICE, UNSURE, TrickReader
@@ -123,7 +123,8 @@ def test_after_the_fifth_trick_a_card_on_the_table_is_no_play() -> None:
 def test_a_recorded_stream_keeps_each_boxs_runner_up(tmp_path: Path) -> None:
     """Replays of recorded hands need the runner-up too: the compact box carries it, and
     the reader reads it back (a box without one still reads as before)."""
-    from kiosk.vision import detector, reader
+    from kiosk.vision import reader
+    from kiosk.vision.cards import detector
     from kiosk.vision.pipeline import load_stream, save_stream
 
     named = detector.Detection("9H", 0.68, (1.0, 2.0, 3.0, 4.0), "TH", 0.0812)

@@ -4,7 +4,7 @@ must not lose the rest of the hand."""
 
 from __future__ import annotations
 
-from kiosk.vision.calibration import Calibration
+from kiosk.vision.camera.calibration import Calibration
 from kiosk.vision.events import CardPlayed, ReaderWarning, TrickCleared
 from kiosk.vision.reader import MISSING_CARD, TrickReader
 

@@ -28,8 +28,8 @@ from datasets.index_crops import (  # noqa: E402
     hand_truth,
     patches_for,
 )
-from kiosk.vision.calibration import Calibration  # noqa: E402
-from kiosk.vision.rectify import TableView  # noqa: E402
+from kiosk.vision.camera.calibration import Calibration  # noqa: E402
+from kiosk.vision.camera.rectify import TableView  # noqa: E402
 
 RECORD = {
     "dealer": "N",

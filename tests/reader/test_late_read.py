@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from kiosk.vision.calibration import Calibration
+from kiosk.vision.camera.calibration import Calibration
 from kiosk.vision.events import CardPlayed, ReaderWarning
 from kiosk.vision.reader import TrickReader
 

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from kiosk.vision.calibration import Calibration
+from kiosk.vision.camera.calibration import Calibration
 from kiosk.vision.events import ReaderWarning, VisionEvent
 from kiosk.vision.reader import AMBIGUOUS, TrickReader
 

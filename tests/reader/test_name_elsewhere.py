@@ -3,7 +3,7 @@ misreading of another card put the name first (a rendered hand lost a trick that
 
 from __future__ import annotations
 
-from kiosk.vision.calibration import Calibration
+from kiosk.vision.camera.calibration import Calibration
 from kiosk.vision.events import CardPlayed
 from kiosk.vision.reader import TrickReader
 

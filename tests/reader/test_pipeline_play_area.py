@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from kiosk.vision.calibration import Calibration
-from kiosk.vision.detection import Detection
+from kiosk.vision.camera.calibration import Calibration
+from kiosk.vision.cards.detection import Detection
 from kiosk.vision.pipeline import INDEX_PIXELS, READ_CONFIDENCE, FramePipeline
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kiosk.vision.calibration import Calibration
+from kiosk.vision.camera.calibration import Calibration
 from kiosk.vision.events import CardPlayed, ReaderWarning, event_from_json
 from kiosk.vision.reader import AMBIGUOUS, SEEN_TWICE, TrickReader
 

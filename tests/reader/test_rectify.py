@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kiosk.vision.calibration import PLAY_AREA_MARGIN as MARGIN
-from kiosk.vision.calibration import Calibration
-from kiosk.vision.rectify import MAX_SIDE, TableView
+from kiosk.vision.camera.calibration import PLAY_AREA_MARGIN as MARGIN
+from kiosk.vision.camera.calibration import Calibration
+from kiosk.vision.camera.rectify import MAX_SIDE, TableView
 
 TABLET = Calibration.default("tablet", (1280, 720))
 

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 hv = pytest.importorskip("datasets.handvideo")
 from datasets.cards_art import card_art_installed  # noqa: E402
-from kiosk.vision.calibration import Calibration  # noqa: E402
+from kiosk.vision.camera.calibration import Calibration  # noqa: E402
 from kiosk.vision.events import CardPlayed, KittySeen  # noqa: E402
 from kiosk.vision.reader import TrickReader  # noqa: E402
 

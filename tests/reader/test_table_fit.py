@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from kiosk.rules.cards import Seat
-from kiosk.vision.calibration import Calibration
+from kiosk.vision.camera.calibration import Calibration
 from kiosk.vision.events import ReaderWarning, VisionEvent
 from kiosk.vision.reader import OUT_OF_TURN, TrickReader
 from kiosk.vision.reader.table_fit import MAX_SHIFT, MIN_TRICKS, TableFit

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from kiosk.vision.calibration import Calibration
+from kiosk.vision.camera.calibration import Calibration
 from kiosk.vision.events import CardPlayed, ReaderWarning, VisionEvent
 from kiosk.vision.reader import CARD_REPLACED, MISSING_CARD, TrickReader
 

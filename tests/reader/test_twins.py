@@ -7,7 +7,7 @@ confidence (0.7 x 0.8) falls under the 0.6 at which the reader asks."""
 
 from __future__ import annotations
 
-from kiosk.vision.calibration import Calibration
+from kiosk.vision.camera.calibration import Calibration
 from kiosk.vision.events import CardPlayed, ReaderWarning
 from kiosk.vision.reader import UNSURE, TrickReader
 

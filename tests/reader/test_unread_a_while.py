@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kiosk.vision.calibration import Calibration
+from kiosk.vision.camera.calibration import Calibration
 from kiosk.vision.events import VisionEvent
 from kiosk.vision.reader import TrickReader
 

@@ -3,7 +3,7 @@ misread before it is scored (or called a renege); a clear read comes without one
 
 from __future__ import annotations
 
-from kiosk.vision.calibration import Calibration
+from kiosk.vision.camera.calibration import Calibration
 from kiosk.vision.events import CardPlayed, ReaderWarning
 from kiosk.vision.reader import UNSURE, TrickReader
 

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from kiosk.vision.calibration import Calibration
+from kiosk.vision.camera.calibration import Calibration
 from kiosk.vision.events import CardPlayed, ReaderWarning, VisionEvent
 from kiosk.vision.pipeline import READ_CONFIDENCE
 from kiosk.vision.reader import AMBIGUOUS, UNSURE, ReaderConfig, TrickReader

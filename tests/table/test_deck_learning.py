@@ -23,9 +23,9 @@ from kiosk.table.deck_learning import (
     load_learnt,
 )
 from kiosk.table.hand_log import Correction, FinishedHand
-from kiosk.vision.calibration import Calibration
-from kiosk.vision.deck_profile import SHIPPED, DeckProfile
-from kiosk.vision.detector import Detector
+from kiosk.vision.camera.calibration import Calibration
+from kiosk.vision.cards.detector import Detector
+from kiosk.vision.decks.deck_profile import SHIPPED, DeckProfile
 from kiosk.vision.pipeline import FramePipeline
 
 DECK = "kde-standard"

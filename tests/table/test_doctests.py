@@ -8,10 +8,11 @@ import importlib
 import pytest
 
 MODULES = ["kiosk.table.journal", "kiosk.table.feed", "kiosk.table.setup", "kiosk.table.assignment",
-           "kiosk.table.deck_keeping", "kiosk.table.turn_up", "kiosk.vision.deck_file",
-           "kiosk.vision.events", "kiosk.vision.calibration", "kiosk.vision.rectify",
-           "kiosk.vision.detector", "kiosk.vision.suit_reader", "kiosk.vision.context_reader",
-           "kiosk.vision.index_classifier",
+           "kiosk.table.deck_keeping", "kiosk.table.turn_up", "kiosk.vision.decks.deck_file",
+           "kiosk.vision.events", "kiosk.vision.camera.calibration", "kiosk.vision.camera.rectify",
+           "kiosk.vision.cards.detector", "kiosk.vision.cards.suit_reader",
+           "kiosk.vision.cards.context_reader",
+           "kiosk.vision.cards.index_classifier",
            "kiosk.vision.pipeline", "kiosk.vision.reader", "kiosk.vision.reader.twins",
            "kiosk.table.twins",
            "kiosk.marker_poses", "kiosk.app.demo", "kiosk.app.headless", "kiosk.app.palette",

@@ -47,7 +47,7 @@ def after_one_hand(new_session: Opener, profile: str) -> TableSession:
 
 
 def watch_for(clock: Clock, read: list[dict[Team, int | None]]) -> tuple[MarkerWatch, StubDetector]:
-    from kiosk.vision.calibration import Calibration
+    from kiosk.vision.camera.calibration import Calibration
 
     detector = StubDetector()
     watch = MarkerWatch(detector, lambda f: Calibration.default("overhead", (64, 64)),
@@ -102,9 +102,9 @@ def test_the_fives_on_a_rendered_still_reach_the_session(new_session: Opener) ->
     """The whole way: a still of the table, the shipped detector, the reader, the session."""
     from datasets import cards_art
     from datasets.marker_stills import random_places, render_still
-    from kiosk.vision.calibration import Calibration
-    from kiosk.vision.detector import DEFAULT_MODEL, Detector
-    from kiosk.vision.markers import FiveSizes
+    from kiosk.vision.camera.calibration import Calibration
+    from kiosk.vision.cards.detector import DEFAULT_MODEL, Detector
+    from kiosk.vision.fives.markers import FiveSizes
 
     deck = "kde-standard"
     if deck not in cards_art.held_out_decks() or not DEFAULT_MODEL.exists():
@@ -135,8 +135,8 @@ def test_a_count_stands_when_most_frames_agree(new_session: Opener,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """North/South's 5s read 6, 6 and (a hand over them) nothing: 6; East/West's read 3,
     4 and 3: not read, since one frame saw another count."""
-    from kiosk.vision import marker_look
-    from kiosk.vision.markers import MarkerReading
+    from kiosk.vision.fives import marker_look
+    from kiosk.vision.fives.markers import MarkerReading
 
     frames = iter([{Team.NS: 6, Team.EW: 3}, {Team.NS: 6, Team.EW: 4},
                    {Team.NS: None, Team.EW: 3}])

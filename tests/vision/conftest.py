@@ -1,4 +1,4 @@
-"""Vision tests: the generator (datasets/), the detector (kiosk/vision/detector.py), the CLI.
+"""Vision tests: the generator (datasets/), the detector (kiosk/vision/cards/detector.py), the CLI.
 
 The repository root goes on ``sys.path`` so ``datasets`` and ``models`` import as they do
 when the scripts run from the root.

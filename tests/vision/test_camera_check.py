@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from datasets import cards_art
-from kiosk.vision.camera_check import check_picture
+from kiosk.vision.camera.camera_check import check_picture
 
 DECK = "kde-standard"
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kiosk.vision.context_reader import CONTEXT_BELOW, unsure_rows, with_context
-from kiosk.vision.detection import Detection
-from kiosk.vision.detector import ModelError, name_proposals
-from kiosk.vision.index_classifier import NONE
+from kiosk.vision.cards.context_reader import CONTEXT_BELOW, unsure_rows, with_context
+from kiosk.vision.cards.detection import Detection
+from kiosk.vision.cards.detector import ModelError, name_proposals
+from kiosk.vision.cards.index_classifier import NONE
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -77,7 +77,7 @@ def test_an_even_opinion_changes_nothing_and_no_class_is_ruled_out() -> None:
 
 
 def test_a_missing_context_reader_is_one_clear_error(tmp_path: Path) -> None:
-    from kiosk.vision.detector import Detector
+    from kiosk.vision.cards.detector import Detector
 
     model = REPO / "models" / "cards.onnx"
     if not model.exists():
@@ -95,7 +95,7 @@ def test_a_context_reader_naming_other_classes_is_refused(tmp_path: Path) -> Non
     import train_classifier as trainer
 
     from datasets.index_crops import LABELS
-    from kiosk.vision.detector import Detector
+    from kiosk.vision.cards.detector import Detector
 
     model = REPO / "models" / "cards.onnx"
     if not model.exists():

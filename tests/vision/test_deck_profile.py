@@ -14,7 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kiosk.vision.deck_profile import (
+from kiosk.vision.cards.detector import Detector, ModelError
+from kiosk.vision.decks.deck_profile import (
     INDEX,
     READS,
     DeckProfile,
@@ -23,7 +24,6 @@ from kiosk.vision.deck_profile import (
     ProfileError,
     fit_head,
 )
-from kiosk.vision.detector import Detector, ModelError
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -139,7 +139,7 @@ def test_a_profile_of_other_networks_is_refused_by_the_detector() -> None:
 def test_a_profile_refused_in_part_leaves_the_detector_reading_without_one() -> None:
     # its index layer fits, its suit layer was learnt on another network: neither is used,
     # and the profile the detector read with before is dropped too
-    from kiosk.vision.deck_profile import SUIT
+    from kiosk.vision.decks.deck_profile import SUIT
 
     detector = Detector()
     assert detector.namer is not None and detector.suit_reader is not None
@@ -173,7 +173,7 @@ def test_the_detector_reads_through_the_profile_it_is_given() -> None:
 
 
 def _blob(patches: list[np.ndarray]) -> np.ndarray:
-    from kiosk.vision.index_classifier import to_blob
+    from kiosk.vision.cards.index_classifier import to_blob
 
     return to_blob(patches)
 
@@ -185,7 +185,7 @@ def test_a_freshly_trained_classifier_is_exported_ready_for_deck_profiles(tmp_pa
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "models"))
     import train_classifier as trainer
 
-    from kiosk.vision.index_classifier import IndexClassifier
+    from kiosk.vision.cards.index_classifier import IndexClassifier
 
     labels = ["QC", "QS", "none"]
     out = tmp_path / "classifier.onnx"

@@ -12,9 +12,9 @@ import pytest
 
 from datasets import cards_art
 from kiosk.cli import main
-from kiosk.vision.deck_profile import INDEX, DeckProfile, Head, ProfileError
-from kiosk.vision.detector import Detector, ModelError
-from kiosk.vision.enrolment import LabelledPhoto, read_layout
+from kiosk.vision.cards.detector import Detector, ModelError
+from kiosk.vision.decks.deck_profile import INDEX, DeckProfile, Head, ProfileError
+from kiosk.vision.decks.enrolment import LabelledPhoto, read_layout
 
 pytest.importorskip("torch")
 
@@ -54,7 +54,7 @@ def layout(detector: Detector, layout_files: list[Path]) -> LabelledPhoto:
 
 @pytest.fixture(scope="module")
 def deep(detector: Detector, layout: LabelledPhoto) -> DeckProfile:
-    from kiosk.vision.deep_enrolment import DeepSettings, learn_deck_deeply
+    from kiosk.vision.decks.deep_enrolment import DeepSettings, learn_deck_deeply
 
     return learn_deck_deeply(detector, [layout], deck="club deck",
                              settings=DeepSettings(**QUICK))  # type: ignore[arg-type]
@@ -128,7 +128,7 @@ def test_a_deep_profile_from_other_networks_is_refused(deep: DeckProfile,
 def test_enrol_deep_from_a_layout(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                   monkeypatch: pytest.MonkeyPatch,
                                   layout_files: list[Path]) -> None:
-    from kiosk.vision import deep_enrolment
+    from kiosk.vision.decks import deep_enrolment
 
     monkeypatch.setattr(deep_enrolment, "SETTINGS", deep_enrolment.DeepSettings(**QUICK))
     image = layout_files[0]
@@ -144,8 +144,8 @@ def test_a_profile_that_reads_worse_is_not_written(
         monkeypatch: pytest.MonkeyPatch, layout_files: list[Path]) -> None:
     """Two layout photos and a good profile already at the path: a new one that names the
     held-out photo worse is refused, and the old file stays byte for byte."""
-    from kiosk.vision import deep_enrolment
-    from kiosk.vision.enrolment import learn_deck
+    from kiosk.vision.decks import deep_enrolment
+    from kiosk.vision.decks.enrolment import learn_deck
 
     images = layout_files
     out = tmp_path / "deck.npz"
@@ -172,7 +172,7 @@ def test_a_profile_that_reads_worse_is_not_written(
 def test_enrol_deep_without_the_training_extras_is_one_line(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from kiosk.vision import deep_enrolment
+    from kiosk.vision.decks import deep_enrolment
 
     monkeypatch.setattr(deep_enrolment, "missing_extras",
                         lambda: "deep enrolment needs the training extras (torch and onnx)")
@@ -186,7 +186,7 @@ def test_enrol_deep_without_the_training_extras_is_one_line(
 
 
 def test_the_replay_patches_fit_the_shipped_network(detector: Detector) -> None:
-    from kiosk.vision.deep_enrolment import REPLAY, load_replay
+    from kiosk.vision.decks.deep_enrolment import REPLAY, load_replay
 
     namer = detector.shipped_namer
     assert namer is not None

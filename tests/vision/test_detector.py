@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kiosk.vision.boxes import decode
-from kiosk.vision.classes import CLASSES
-from kiosk.vision.detector import Detector, ModelError
-from kiosk.vision.letterbox import Letterbox, letterbox, letterbox_geometry
+from kiosk.vision.cards.boxes import decode
+from kiosk.vision.cards.classes import CLASSES
+from kiosk.vision.cards.detector import Detector, ModelError
+from kiosk.vision.cards.letterbox import Letterbox, letterbox, letterbox_geometry
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -21,7 +21,7 @@ MODEL = REPO / "models" / "cards.onnx"
 
 def test_classes_match_training() -> None:
     from datasets.classes import CLASSES as TRAINED
-    from kiosk.vision.detector import CLASSES as LOADED
+    from kiosk.vision.cards.detector import CLASSES as LOADED
 
     assert CLASSES == TRAINED == LOADED
 
@@ -108,7 +108,7 @@ def test_no_torch_at_run_time() -> None:
 
     code = (
         "import sys, numpy as np\n"
-        "from kiosk.vision.detector import Detector\n"
+        "from kiosk.vision.cards.detector import Detector\n"
         f"d = Detector({str(MODEL)!r})\n"
         "d.detect(np.zeros((720, 1280, 3), np.uint8))\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in {'torch', 'ultralytics'}))\n"
@@ -215,7 +215,7 @@ def test_names_every_card_in_fixture_scenes(name: str, expected: dict) -> None:
     ("image_hw", "min_scale"), [((720, 1280), 0.9), ((960, 960), 0.6), ((865, 865), 1.0)]
 )
 def test_tiles_cover_the_image_with_overlap_at_the_scale_asked(image_hw, min_scale) -> None:
-    from kiosk.vision.detector import tile_grid
+    from kiosk.vision.cards.detector import tile_grid
 
     h, w = image_hw
     tiles = tile_grid(image_hw, (384, 640), min_scale)
@@ -230,7 +230,7 @@ def test_tiles_cover_the_image_with_overlap_at_the_scale_asked(image_hw, min_sca
 
 
 def test_no_tiles_when_the_picture_fits() -> None:
-    from kiosk.vision.detector import tile_grid
+    from kiosk.vision.cards.detector import tile_grid
 
     assert tile_grid((384, 640), (384, 640), 1.0) == [(0, 0, 640, 384)]
     assert tile_grid((720, 1280), (384, 640), None) == [(0, 0, 1280, 720)]
@@ -264,7 +264,7 @@ def test_tiles_keep_small_indices_readable_in_a_wide_picture() -> None:
 def test_a_model_without_its_input_size_is_one_clear_error() -> None:
     """A model exported for any input size names no numbers in its input shape; without
     the export's ``imgsz`` metadata the detector cannot size its canvas, and says so."""
-    from kiosk.vision.detector import _input_hw_text
+    from kiosk.vision.cards.detector import _input_hw_text
 
     assert _input_hw_text(Path("m.onnx"), " [384, 448] ") == (384, 448)
     for text in ("", "[384]", "384x448"):
@@ -282,7 +282,7 @@ def test_the_kiosk_gives_its_detector_every_core_but_the_screens(
     import os
 
     from kiosk.table.camera import _load_model
-    from kiosk.vision.detector import threads_beside_the_screen
+    from kiosk.vision.cards.detector import threads_beside_the_screen
 
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
     assert threads_beside_the_screen() == 3

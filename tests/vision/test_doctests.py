@@ -8,12 +8,13 @@ import importlib
 
 import pytest
 
-MODULES = ["kiosk.vision.classes", "kiosk.vision.detection", "kiosk.vision.wording",
+MODULES = ["kiosk.vision.cards.classes", "kiosk.vision.cards.detection", "kiosk.vision.wording",
            "kiosk.vision.reader.frame", "kiosk.vision.reader.track",
            "kiosk.vision.reader.zones", "kiosk.vision.reader.trick",
            "kiosk.vision.reader.hand", "kiosk.vision.reader.kitty", "kiosk.vision.reader",
-           "kiosk.vision.letterbox",
-           "kiosk.vision.boxes", "kiosk.vision.detector", "kiosk.vision.marker_look"]
+           "kiosk.vision.cards.letterbox",
+           "kiosk.vision.cards.boxes", "kiosk.vision.cards.detector",
+           "kiosk.vision.fives.marker_look"]
 
 
 @pytest.mark.parametrize("name", MODULES)

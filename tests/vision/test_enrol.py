@@ -16,10 +16,10 @@ import pytest
 
 from datasets import cards_art
 from kiosk.cli import main
-from kiosk.vision.deck_layout import PLACES
-from kiosk.vision.deck_profile import INDEX, SUIT, DeckProfile
-from kiosk.vision.detector import Detector
-from kiosk.vision.enrolment import learn_deck, read_layout
+from kiosk.vision.cards.detector import Detector
+from kiosk.vision.decks.deck_layout import PLACES
+from kiosk.vision.decks.deck_profile import INDEX, SUIT, DeckProfile
+from kiosk.vision.decks.enrolment import learn_deck, read_layout
 
 DECK = "kde-standard"
 
@@ -180,7 +180,7 @@ def test_detect_refuses_a_damaged_profile(tmp_path: Path, photos: dict[str, Path
 def test_a_profile_of_other_networks_is_one_line_on_read_video(
     tmp_path: Path, detector: Detector, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from kiosk.vision.deck_profile import Head
+    from kiosk.vision.decks.deck_profile import Head
 
     video = Path(__file__).resolve().parents[2] / "kiosk" / "assets" / "demo-hand.mp4"
     if not video.is_file():

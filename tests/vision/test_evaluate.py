@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from kiosk.vision.detection import Detection
+from kiosk.vision.cards.detection import Detection
 from models.evaluate import evaluate, iou_matrix
 
 

@@ -194,7 +194,7 @@ def test_rank_print_is_the_part_nearest_the_cards_end() -> None:
 def test_mat_lies_under_some_tables_with_its_markers_and_lines() -> None:
     """A fifth of the tables lie on the printed mat: white paper with ArUco corners."""
     from datasets.scenes import MAT_SHARE, lay_mat, mat_stream
-    from kiosk.vision.mat import find_markers
+    from kiosk.vision.camera.mat import find_markers
 
     on_mat = [s for s in range(200) if mat_stream(s).random() < MAT_SHARE]
     assert 0.1 < len(on_mat) / 200 < 0.3

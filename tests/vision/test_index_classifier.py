@@ -13,9 +13,9 @@ import pytest
 
 from datasets.boxes import iou_matrix
 from datasets.index_crops import LABELS, NONE_ID, jitter, patches_for
-from kiosk.vision.detection import Detection
-from kiosk.vision.detector import ModelError, name_proposals
-from kiosk.vision.index_classifier import MARGIN, NONE, PATCH, RUNNER_UP_FLOOR, crop, to_blob
+from kiosk.vision.cards.detection import Detection
+from kiosk.vision.cards.detector import ModelError, name_proposals
+from kiosk.vision.cards.index_classifier import MARGIN, NONE, PATCH, RUNNER_UP_FLOOR, crop, to_blob
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -104,7 +104,7 @@ def test_a_scenes_half_shown_index_is_neither_a_patch_nor_background(
     out of the classifier's lessons: a proposal on one is not taught as ``none``."""
     import cv2
 
-    import kiosk.vision.detector as detector_module
+    import kiosk.vision.cards.detector as detector_module
     from datasets.index_crops import UNNAMED, build, scene_truth
 
     folder = tmp_path / "scenes" / "train"
@@ -187,7 +187,7 @@ def test_a_named_index_keeps_its_surest_other_euchre_card_as_its_alternative() -
 
 
 def test_named_classifier_file_must_exist(tmp_path: Path) -> None:
-    from kiosk.vision.detector import Detector
+    from kiosk.vision.cards.detector import Detector
 
     model = REPO / "models" / "cards.onnx"
     if not model.exists():
@@ -207,7 +207,7 @@ def test_tiny_classifier_training_run(tmp_path: Path) -> None:
     """Scenes -> patches -> a few seconds of training -> ONNX -> the detector's second stage."""
     from datasets.generate import write_split
     from datasets.index_crops import build, save, scene_truth
-    from kiosk.vision.index_classifier import IndexClassifier
+    from kiosk.vision.cards.index_classifier import IndexClassifier
 
     root = tmp_path / "data"
     for name, count in (("train", 4), ("val", 1)):
@@ -254,7 +254,7 @@ def test_warm_start_from_an_export_computes_what_the_export_computes(tmp_path: P
     sys.path.insert(0, str(REPO / "models"))
     import train_classifier as trainer
 
-    from kiosk.vision.index_classifier import IndexClassifier
+    from kiosk.vision.cards.index_classifier import IndexClassifier
 
     torch.manual_seed(3)
     original = trainer.build_network(len(LABELS))
@@ -291,7 +291,7 @@ def test_a_quarter_turned_card_gets_the_same_name() -> None:
     it) by a quarter turn changes nothing: the name does not depend on where a player sits."""
     import cv2
 
-    from kiosk.vision.index_classifier import IndexClassifier
+    from kiosk.vision.cards.index_classifier import IndexClassifier
 
     image = cv2.imread(str(Path(__file__).resolve().parent / "fixtures" / "trick_felt.jpg"))
     h, w = image.shape[:2]
@@ -332,7 +332,7 @@ def test_only_unsure_patches_are_read_again_at_the_other_turns() -> None:
     ``recheck_below`` is answered by all four turns averaged, exactly as before."""
     import cv2
 
-    from kiosk.vision.index_classifier import IndexClassifier
+    from kiosk.vision.cards.index_classifier import IndexClassifier
 
     image = cv2.imread(str(Path(__file__).resolve().parent / "fixtures" / "trick_felt.jpg"))
     sure_index = (277.5, 415.5, 296.1, 460.1)
@@ -361,8 +361,8 @@ def test_the_small_networks_threads_do_not_wait_busily_between_runs() -> None:
     take the cores from the YOLO pass that follows (a whole frame took 68-72 ms instead
     of 38-40 on two threads). The classifier, suit and context readers' sessions are
     made without it; their answers are the same."""
-    from kiosk.vision.detector import Detector
-    from kiosk.vision.index_classifier import SPINNING_OFF
+    from kiosk.vision.cards.detector import Detector
+    from kiosk.vision.cards.index_classifier import SPINNING_OFF
 
     key, off = SPINNING_OFF
     detector = Detector(threads=2)
@@ -397,7 +397,7 @@ def test_a_network_trained_on_larger_patches_is_read_at_its_own_size(tmp_path: P
     sys.path.insert(0, str(REPO / "models"))
     import train_classifier as trainer
 
-    from kiosk.vision.index_classifier import IndexClassifier
+    from kiosk.vision.cards.index_classifier import IndexClassifier
 
     out = tmp_path / "wide.onnx"
     trainer.export(trainer.build_network(len(LABELS)), list(LABELS), out, 48)
@@ -451,7 +451,7 @@ def test_the_suit_readers_wide_patches_reach_run_time_as_trained(tmp_path: Path)
 
     from datasets.index_crops import LABELS as INDEX_LABELS
     from datasets.index_crops import SUITS, as_suits
-    from kiosk.vision.index_classifier import IndexClassifier, crop
+    from kiosk.vision.cards.index_classifier import IndexClassifier, crop
 
     names = ["AC", "back", NONE, "9H", "5S"]
     ids = np.asarray([INDEX_LABELS.index(n) for n in names], np.int16)
@@ -560,7 +560,7 @@ def test_a_wider_network_continued_from_an_export_is_widened(tmp_path: Path) -> 
     sys.path.insert(0, str(REPO / "models"))
     import train_classifier as trainer
 
-    from kiosk.vision.index_classifier import IndexClassifier
+    from kiosk.vision.cards.index_classifier import IndexClassifier
 
     torch.manual_seed(3)
     narrow = trainer.build_network(len(LABELS))

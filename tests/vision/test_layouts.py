@@ -2,7 +2,7 @@
 
 Deck enrolment is measured on decks no network trained on; these tests keep those decks
 out of training and check that the rendered layout is labelled as the grid of
-``kiosk/vision/deck_layout.py`` says. Rendering needs the card art (gnome-cards-data,
+``kiosk/vision/decks/deck_layout.py`` says. Rendering needs the card art (gnome-cards-data,
 kdegames-card-data-kf5 and rsvg-convert); without it these tests are skipped.
 """
 
@@ -24,7 +24,7 @@ from datasets.layouts import (  # noqa: E402
     render_table_shots,
     write_photo_set,
 )
-from kiosk.vision.deck_layout import FIVE, place_at  # noqa: E402
+from kiosk.vision.decks.deck_layout import FIVE, place_at  # noqa: E402
 
 #: small pictures keep the tests fast; every index is still a few pixels over MIN_BOX
 SIZE = (640, 360)

@@ -1,6 +1,6 @@
 """A closer look where each side's 5s lie: the far side's pair seen from a tablet at
 South's edge, which the whole frame's boxes miss or box only in part, is read from the
-boxes of the frame's region around it (kiosk.vision.marker_look)."""
+boxes of the frame's region around it (kiosk.vision.fives.marker_look)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import pytest
 from datasets import cards_art
 from datasets.marker_stills import random_places, render_still
 from kiosk.rules.cards import Team
-from kiosk.vision import markers
-from kiosk.vision.calibration import Calibration
-from kiosk.vision.detection import Detection
-from kiosk.vision.detector import DEFAULT_MODEL
-from kiosk.vision.marker_look import look_at_markers, region_around
+from kiosk.vision.camera.calibration import Calibration
+from kiosk.vision.cards.detection import Detection
+from kiosk.vision.cards.detector import DEFAULT_MODEL
+from kiosk.vision.fives import markers
+from kiosk.vision.fives.marker_look import look_at_markers, region_around
 
 DECK = "kde-standard"
 needs_art = pytest.mark.skipif(
@@ -24,7 +24,7 @@ needs_art = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def detector():  # type: ignore[no-untyped-def]
-    from kiosk.vision.detector import Detector
+    from kiosk.vision.cards.detector import Detector
 
     return Detector()
 

@@ -1,4 +1,4 @@
-"""The table's 5s' sizes learnt from the stills the kiosk reads (kiosk.vision.marker_sizes):
+"""The table's 5s' sizes learnt from the stills the kiosk reads (kiosk.vision.fives.marker_sizes):
 used only once stills agree, a still that disagrees is outvoted, and the sizes a plain
 read shows are the deck's own, measured the reader's way."""
 
@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from kiosk.rules.cards import Team
-from kiosk.vision import marker_sizes
-from kiosk.vision.marker_sizes import LearntFiveSizes
-from kiosk.vision.markers import FiveSizes, MarkerReading
+from kiosk.vision.fives import marker_sizes
+from kiosk.vision.fives.marker_sizes import LearntFiveSizes
+from kiosk.vision.fives.markers import FiveSizes, MarkerReading
 
 
 def showing(*seen: tuple[str, float]) -> MarkerReading:
@@ -68,9 +68,9 @@ def test_plain_reads_show_the_decks_own_pip_size() -> None:
     tenth of the art's; no count is read wrong on the way."""
     from datasets import cards_art
     from datasets.marker_stills import random_places, render_still
-    from kiosk.vision.calibration import Calibration
-    from kiosk.vision.detector import DEFAULT_MODEL, Detector
-    from kiosk.vision.markers import read_markers
+    from kiosk.vision.camera.calibration import Calibration
+    from kiosk.vision.cards.detector import DEFAULT_MODEL, Detector
+    from kiosk.vision.fives.markers import read_markers
 
     deck = "kde-standard"
     if deck not in cards_art.held_out_decks() or not DEFAULT_MODEL.exists():
@@ -100,7 +100,7 @@ def test_the_mate_of_a_known_five_is_learnt_beside_it() -> None:
     """The diamonds' pips known, a face-up heart 5 over them: its five pips of another
     size are the hearts'; a set of the known size, of a corner's size, or of two alone
     teaches nothing."""
-    from kiosk.vision.markers import _mate_seen
+    from kiosk.vision.fives.markers import _mate_seen
 
     red = frozenset({"H", "D"})
     known = {"D": FiveSizes(0.0187, ())}

@@ -1,5 +1,5 @@
 """The players' 5s read from rendered stills by the shipped detector and
-kiosk.vision.markers: every count from 0 to 10, in the table's own deck (a held-out
+kiosk.vision.fives.markers: every count from 0 to 10, in the table's own deck (a held-out
 one), from above and from a tablet at South's edge; what cannot be read is said, never
 guessed."""
 
@@ -14,10 +14,10 @@ import pytest
 from datasets import cards_art
 from datasets.marker_stills import Still, random_places, render_still
 from kiosk.rules.cards import Team
-from kiosk.vision import markers
-from kiosk.vision.calibration import Calibration
-from kiosk.vision.detection import Detection
-from kiosk.vision.detector import DEFAULT_MODEL
+from kiosk.vision.camera.calibration import Calibration
+from kiosk.vision.cards.detection import Detection
+from kiosk.vision.cards.detector import DEFAULT_MODEL
+from kiosk.vision.fives import markers
 
 DECK = "kde-standard"
 pytestmark = pytest.mark.skipif(
@@ -27,7 +27,7 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def detector():  # type: ignore[no-untyped-def]
-    from kiosk.vision.detector import Detector
+    from kiosk.vision.cards.detector import Detector
 
     return Detector()
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kiosk.vision.index_classifier import DEFAULT_CLASSIFIER
+from kiosk.vision.cards.index_classifier import DEFAULT_CLASSIFIER
 
 torch = pytest.importorskip("torch")
 ort = pytest.importorskip("onnxruntime")
@@ -20,7 +20,7 @@ def _onnx_logits(model_bytes: bytes, patches: np.ndarray) -> np.ndarray:
 
 @pytest.mark.parametrize("stem, side", [(False, 32), (True, 64)])
 def test_an_export_read_back_computes_the_same(stem: bool, side: int) -> None:
-    from kiosk.vision.naming_network import (
+    from kiosk.vision.decks.naming_network import (
         build_network,
         export_bytes,
         network_from_export,
@@ -41,7 +41,7 @@ def test_an_export_read_back_computes_the_same(stem: bool, side: int) -> None:
 
 
 def test_the_shipped_classifier_loads_into_torch_as_it_reads() -> None:
-    from kiosk.vision.naming_network import network_from_export, to_tensor
+    from kiosk.vision.decks.naming_network import network_from_export, to_tensor
 
     data = DEFAULT_CLASSIFIER.read_bytes()
     patches = (np.random.default_rng(1).random((64, 32, 32, 3)) * 255).astype(np.uint8)
@@ -57,7 +57,7 @@ def test_a_stem_grown_in_front_of_a_32_pixel_network_starts_where_it_stands() ->
     nearly the logits the 32-pixel network gives the same picture at half the side."""
     import cv2
 
-    from kiosk.vision.naming_network import build_network, grow_stem, to_tensor
+    from kiosk.vision.decks.naming_network import build_network, grow_stem, to_tensor
 
     torch.manual_seed(3)
     narrow = build_network(6, 1, 0.5)

@@ -11,8 +11,8 @@ import pytest
 
 from datasets import cards_art
 from datasets.reading_score import ReadingScore
-from kiosk.vision.detector import Detector
-from kiosk.vision.photo_reading import fine_scale, read_photo
+from kiosk.vision.cards.detector import Detector
+from kiosk.vision.cards.photo_reading import fine_scale, read_photo
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 

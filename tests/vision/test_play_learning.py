@@ -1,4 +1,4 @@
-"""Learning the deck during play (kiosk.vision.play_learning): what teaches, what never
+"""Learning the deck during play (kiosk.vision.decks.play_learning): what teaches, what never
 does, the bounds, and the check before a refit is read with.
 
 A small namer stands in for the index classifier here, so each rule is seen alone: its
@@ -15,9 +15,9 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-import kiosk.vision.play_learning as play_learning
-from kiosk.vision.deck_profile import INDEX, SHIPPED, DeckProfile, Head
-from kiosk.vision.play_learning import FEWEST_CARDS, PlayLearning, origin_of
+import kiosk.vision.decks.play_learning as play_learning
+from kiosk.vision.decks.deck_profile import INDEX, SHIPPED, DeckProfile, Head
+from kiosk.vision.decks.play_learning import FEWEST_CARDS, PlayLearning, origin_of
 
 CARDS = ("QC", "QS", "KC", "KS", "AC", "AS", "9H", "9D", "TH", "TD", "JH", "JD")
 CLASSES = (*CARDS, "none")

@@ -19,7 +19,7 @@ from datasets import cards_art
 from datasets.marker_stills import MarkerPlace, random_places
 from datasets.table_stills import Kitty, TableCamera
 from kiosk.cli import main
-from kiosk.vision.detector import DEFAULT_MODEL
+from kiosk.vision.cards.detector import DEFAULT_MODEL
 
 HELD_OUT = ("kde-standard", "kde-nicu-white")
 SUITS = {"NS": ("H", "D"), "EW": ("S", "C")}

@@ -43,7 +43,7 @@ def test_tiny_training_run(tmp_path: Path) -> None:
     subprocess.run(
         [*export, "--imgsz", "64", "64", "--out", str(onnx)], check=True, cwd=REPO, timeout=600
     )
-    from kiosk.vision.detector import Detector
+    from kiosk.vision.cards.detector import Detector
 
     detector = Detector(onnx, confidence=0.0)
     assert detector.input_hw == (64, 64)

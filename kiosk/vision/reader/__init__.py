@@ -56,7 +56,7 @@ each named after its case, most of them over recorded detection streams.
 The reader knows nothing of bidding or scoring: the rules engine, fed by the
 table session, decides whether a card proves a renege.
 
->>> from kiosk.vision.calibration import Calibration
+>>> from kiosk.vision.camera.calibration import Calibration
 >>> reader = TrickReader(Calibration.default("overhead", (100, 100)), leader="N")
 >>> north_card = [{"card": "JH", "confidence": 0.9, "box": [45, 20, 50, 25]}]
 >>> events = [e for i in range(10) for e in reader.feed(i / 10, north_card)]
@@ -67,8 +67,8 @@ table session, decides whether a card proves a renege.
 from __future__ import annotations
 
 from kiosk.rules.cards import EUCHRE_NAMES
-from kiosk.vision.classes import FACE_DOWN
-from kiosk.vision.detection import Detection
+from kiosk.vision.cards.classes import FACE_DOWN
+from kiosk.vision.cards.detection import Detection
 from kiosk.vision.events import WarningKind
 from kiosk.vision.reader.config import ReaderConfig
 from kiosk.vision.reader.coordinator import TrickReader, trick_winner

@@ -11,7 +11,7 @@ from typing import Any
 from kiosk.rules.cards import EUCHRE_NAMES, Card, CardParseError, Seat, Suit
 from kiosk.rules.play import TRICKS_PER_HAND
 from kiosk.rules.tricks import trick_winner as winner
-from kiosk.vision.calibration import Calibration
+from kiosk.vision.camera.calibration import Calibration
 from kiosk.vision.events import (
     CardPlayed,
     CardReread,

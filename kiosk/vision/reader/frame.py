@@ -5,7 +5,7 @@ into one sighting per card, each placed in a seat's zone.
 Boxes with the same name within one card diagonal are one card; its score for the
 frame is ``1 - prod(1 - conf)``, so two agreeing corners count more than one.
 
->>> from kiosk.vision.calibration import Calibration
+>>> from kiosk.vision.camera.calibration import Calibration
 >>> frame = Frame(Calibration.default("overhead", (100, 100)), ReaderConfig())
 >>> boxes = [["JH", 0.9, 45, 20, 50, 25], ["JH", 0.8, 50, 25, 55, 30], ["9S", 0.1, 0, 0, 5, 5]]
 >>> seen = frame.see(0.0, boxes)
@@ -24,9 +24,9 @@ from typing import Any
 import numpy as np
 
 from kiosk.rules.cards import Seat
-from kiosk.vision.calibration import Calibration
-from kiosk.vision.classes import FACE_DOWN
-from kiosk.vision.detection import Detection
+from kiosk.vision.camera.calibration import Calibration
+from kiosk.vision.cards.classes import FACE_DOWN
+from kiosk.vision.cards.detection import Detection
 from kiosk.vision.reader.config import SAME_CARD, ReaderConfig
 from kiosk.vision.reader.table_fit import TableFit
 from kiosk.vision.reader.twins import twin_name

@@ -12,7 +12,7 @@ What it saw goes out as :class:`~kiosk.vision.events.KittySeen`; the table sessi
 it against the bids. The card's fate also tells the reader who may still play it
 (:meth:`KittyWatch.out_of_play`): nobody once turned down, only the dealer once taken.
 
->>> from kiosk.vision.calibration import SeatZones
+>>> from kiosk.vision.camera.calibration import SeatZones
 >>> watch = KittyWatch(Seat.N, SeatZones(), ReaderConfig())
 >>> watch.in_kitty((0.8, 0.09)), watch.in_kitty((0.5, 0.25)), watch.in_kitty((0.8, 0.91))
 (True, False, False)
@@ -32,7 +32,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from kiosk.rules.cards import EUCHRE_NAMES, Seat
-from kiosk.vision.calibration import SeatZones
+from kiosk.vision.camera.calibration import SeatZones
 from kiosk.vision.events import KittyChange, KittySeen, VisionEvent
 from kiosk.vision.reader.config import ReaderConfig
 

@@ -1,7 +1,7 @@
 """Seat zones: which seat a card lies in front of (a card across the line between two
 zones goes by the turn of play), and which seats have shown something for a while.
 
->>> from kiosk.vision.calibration import SeatZones
+>>> from kiosk.vision.camera.calibration import SeatZones
 >>> places = Places(SeatZones())
 >>> trick = Trick(leader=Seat.N)
 >>> places.seat_of_point((0.62, 0.40), "AS", trick, (Seat.N, Seat.E, Seat.S, Seat.W),
@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Sequence
 
 from kiosk.rules.cards import Seat
-from kiosk.vision.calibration import SeatZones
+from kiosk.vision.camera.calibration import SeatZones
 from kiosk.vision.reader.config import ACROSS_LINE, ReaderConfig
 from kiosk.vision.reader.table_fit import TableFit
 from kiosk.vision.reader.track import Track

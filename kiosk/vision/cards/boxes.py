@@ -9,8 +9,8 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from kiosk.vision.detection import Detection
-from kiosk.vision.letterbox import Letterbox
+from kiosk.vision.cards.detection import Detection
+from kiosk.vision.cards.letterbox import Letterbox
 
 
 def suppress(found: list[Detection], iou: float) -> list[Detection]:

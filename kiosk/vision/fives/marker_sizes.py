@@ -7,7 +7,7 @@ those sizes a corner the detector did not box cannot be told from a pip, so the 
 photo of the card face come out unlike a still's blobs (the photo's blur thins the ink
 its own threshold keeps). So the sizes are measured as the reader measures them: from
 reads that needed no sizes and were plain about whose pips they counted
-(:attr:`kiosk.vision.markers.MarkerReading.seen`).
+(:attr:`kiosk.vision.fives.markers.MarkerReading.seen`).
 
 A suit's sizes are used once most of its last :data:`KEPT` stills (and at least
 :data:`SAMPLES`) measured one pip, within :data:`SAME_PIP`; a still that disagrees (a 5
@@ -20,7 +20,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from kiosk.vision.markers import FiveSizes, MarkerReading, radius_ratio
+from kiosk.vision.fives.markers import FiveSizes, MarkerReading, radius_ratio
 
 #: stills that must show a suit's pips plainly before its sizes are used
 SAMPLES = 2

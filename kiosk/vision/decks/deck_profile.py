@@ -17,7 +17,7 @@ reads exactly as the networks do, a card the photos never showed keeps the shipp
 opinion of it, and the pull keeps ten photos from unlearning what thousands taught. At
 run time a network with a refitted layer reads through it instead of its own.
 
-A *deep* profile (``kiosk enrol --deep``, :mod:`kiosk.vision.deep_enrolment`) goes
+A *deep* profile (``kiosk enrol --deep``, :mod:`kiosk.vision.decks.deep_enrolment`) goes
 further: the index classifier's whole network learnt again on this deck's own crops,
 carried in the profile as an ONNX model (:attr:`DeckProfile.namer`) that the kiosk reads
 in place of the shipped one, with ONNX Runtime alone. Its features are learnt on this
@@ -98,7 +98,7 @@ class DeckProfile:
     deck: str = ""  #: a name the director or the players gave the deck
     photos: int = 0  #: enrolment photos it was learnt from
     patches: int = 0  #: index patches (every turn and camera variant) it was fitted on
-    #: for a profile play taught (kiosk.vision.play_learning): the :meth:`fingerprint` of
+    #: for a profile play taught (kiosk.vision.decks.play_learning): the :meth:`fingerprint` of
     #: the set-up profile it grew from, or :data:`SHIPPED`; "" for one learnt at set-up
     grown_from: str = ""
     #: a deep profile's index classifier (ONNX bytes) read in place of the shipped one;

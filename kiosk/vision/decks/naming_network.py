@@ -2,7 +2,7 @@
 they learn, and exported for ONNX Runtime.
 
 Why in the kiosk package: a deep deck profile (``kiosk enrol --deep``,
-:mod:`kiosk.vision.deep_enrolment`) trains the index classifier itself on a table's own
+:mod:`kiosk.vision.decks.deep_enrolment`) trains the index classifier itself on a table's own
 deck, wherever the training extras are installed (the director's laptop, any PC), from
 an installed kiosk as from the checkout; the training recipe (``models/train_classifier.py``)
 uses the same definitions, so the network it ships and the one a deck refits are one
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 #: the convolutions' output channels at width 1 (the shipped classifier, run 11)
 CHANNELS = (32, 64, 64, 128, 128, 192)
-#: the names of the outputs a deck profile reads (kiosk.vision.index_classifier)
+#: the names of the outputs a deck profile reads (kiosk.vision.cards.index_classifier)
 FEATURES = "features"
 HEAD_WEIGHT, HEAD_BIAS = "head_weight", "head_bias"
 

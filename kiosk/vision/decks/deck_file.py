@@ -6,14 +6,14 @@ hostile or mistaken file fails cheapest: its size, that it is a NumPy ``.npz`` (
 whose arrays would not unpack to more than a profile ever holds (a small zip can
 inflate to gigabytes), and that :meth:`DeckProfile.load` reads it; whether its layers
 were learnt on the networks the kiosk runs is its detector's to say
-(:meth:`kiosk.vision.detector.Detector.use_deck`). The director checks what it keeps
+(:meth:`kiosk.vision.cards.detector.Detector.use_deck`). The director checks what it keeps
 with the standard library alone (kiosk.director.deck_check). Every refusal is a
 :class:`ProfileError` with one plain line.
 
 >>> read_profile_bytes(b"not a zip")
 Traceback (most recent call last):
 ...
-kiosk.vision.deck_profile.ProfileError: not a deck profile: the file is not a .npz
+kiosk.vision.decks.deck_profile.ProfileError: not a deck profile: the file is not a .npz
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 
 from kiosk.deck_bytes import MAX_BYTES, bytes_problem
-from kiosk.vision.deck_profile import DeckProfile, ProfileError
+from kiosk.vision.decks.deck_profile import DeckProfile, ProfileError
 
 
 def read_profile_bytes(data: bytes, max_bytes: int = MAX_BYTES) -> DeckProfile:

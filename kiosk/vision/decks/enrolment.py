@@ -5,12 +5,12 @@ Two ways in, one profile out (``../shared/CONTRACTS.md``, "Deck profiles"):
 - **labelled photos** (:class:`LabelledPhoto`, ``kiosk enrol --photos``): each index
   boxed and named by a person, as a director might do once for the club's deck;
 - **the layout** (:func:`read_layout`): the players lay their 24 cards and two 5s in the
-  grid the set-up screen shows (:mod:`kiosk.vision.deck_layout`); the place an index lies
+  grid the set-up screen shows (:mod:`kiosk.vision.decks.deck_layout`); the place an index lies
   in names it, so nobody labels anything. Reading the layout also checks the pack: a
   card missing, or a place holding a card that is plainly another.
 
 Every labelled index gives patches cut exactly as the detector cuts them at play
-(:func:`kiosk.vision.index_classifier.crop`): on its own box, on the first stage's
+(:func:`kiosk.vision.cards.index_classifier.crop`): on its own box, on the first stage's
 proposals that match it (the boxes the classifier will really be given), and on a few
 shifted boxes; at every quarter turn (cards lie at any angle); and as a farther, softer,
 differently lit camera would give them (:data:`CAMERA_VARIANTS`). The first stage's
@@ -27,8 +27,11 @@ import cv2
 import numpy as np
 
 from kiosk.rules.cards import Card, Suit
-from kiosk.vision.deck_layout import FIVE, PLACES, Place, place_at
-from kiosk.vision.deck_profile import (
+from kiosk.vision.cards.detection import Detection
+from kiosk.vision.cards.detector import Detector
+from kiosk.vision.cards.index_classifier import NONE, IndexClassifier, crop
+from kiosk.vision.decks.deck_layout import FIVE, PLACES, Place, place_at
+from kiosk.vision.decks.deck_profile import (
     INDEX,
     SUIT,
     DeckProfile,
@@ -37,9 +40,6 @@ from kiosk.vision.deck_profile import (
     fit_head,
     is_card,
 )
-from kiosk.vision.detection import Detection
-from kiosk.vision.detector import Detector
-from kiosk.vision.index_classifier import NONE, IndexClassifier, crop
 
 Box = tuple[float, float, float, float]
 

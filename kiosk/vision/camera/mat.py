@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from kiosk.rules.cards import Seat
-from kiosk.vision.calibration import (
+from kiosk.vision.camera.calibration import (
     MAT_DICTIONARY,
     MAT_MARKER_SIZE,
     MAT_MARKERS,

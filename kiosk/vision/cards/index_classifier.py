@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from kiosk.shipped import shipped_model
-from kiosk.vision.deck_profile import Head, ProfileError, file_digest, softmax
+from kiosk.vision.decks.deck_profile import Head, ProfileError, file_digest, softmax
 
 #: the exported classifier committed with the repository
 DEFAULT_CLASSIFIER = shipped_model("index_classifier.onnx")
@@ -109,7 +109,7 @@ class IndexClassifier:
         recheck_below: float | None = RECHECK_BELOW,
     ):
         """``path``: the network's ONNX file, or its bytes (a deep deck profile's own
-        network, :attr:`kiosk.vision.deck_profile.DeckProfile.namer`)."""
+        network, :attr:`kiosk.vision.decks.deck_profile.DeckProfile.namer`)."""
         import onnxruntime as ort
 
         #: read each patch this many times, a quarter turn apart, and average: a card

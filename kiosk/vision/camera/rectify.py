@@ -13,7 +13,7 @@ The square is as fine as the frame at its nearest seat (no index is shrunk) but 
 than :data:`MAX_SIDE`; a far seat's indices are enlarged, which adds no detail but gives
 both networks the size and shape they were trained on.
 
->>> from kiosk.vision.calibration import INDEX_UNITS, PLAY_AREA_MARGIN, Calibration
+>>> from kiosk.vision.camera.calibration import INDEX_UNITS, PLAY_AREA_MARGIN, Calibration
 >>> TableView.for_calibration(Calibration.default("overhead", (960, 960))) is None
 True
 >>> view = TableView.for_calibration(Calibration.default("tablet", (1280, 720)))
@@ -30,7 +30,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from kiosk.vision.calibration import INDEX_UNITS, PLAY_AREA_MARGIN, Calibration
+from kiosk.vision.camera.calibration import INDEX_UNITS, PLAY_AREA_MARGIN, Calibration
 
 #: the warped square's side is capped here: the detector's cost grows with its area
 MAX_SIDE = 1280

@@ -18,7 +18,7 @@ How, for each pair of 5s the detector names at the side of the table:
 3. a pip is a squat, solid mark of the 5s' colour (red for hearts and diamonds, black
    for clubs and spades) lying on that paper, of a pip's size: with the table's 5s'
    sizes known (:class:`FiveSizes`, from the deck, or learnt from earlier stills by
-   :mod:`kiosk.vision.marker_sizes`) nearer a pip's than any corner mark's, measured at
+   :mod:`kiosk.vision.fives.marker_sizes`) nearer a pip's than any corner mark's, measured at
    the still's own scale where a face-up top card's five pips give it (blur); without
    them, the largest sets of marks printed alike (two sets at most, of sizes two 5s of
    one colour can print), a boxed corner's mark counting only where it is of a set's
@@ -50,9 +50,9 @@ import cv2
 import numpy as np
 
 from kiosk.rules.cards import Seat, Team
-from kiosk.vision.calibration import Calibration
-from kiosk.vision.classes import FACE_DOWN
-from kiosk.vision.detection import Detection
+from kiosk.vision.camera.calibration import Calibration
+from kiosk.vision.cards.classes import FACE_DOWN
+from kiosk.vision.cards.detection import Detection
 
 SIDES: tuple[Team, ...] = tuple(Team)
 #: the card paper in a shadow is this share of the lightness of the paper at its corner
@@ -129,7 +129,7 @@ class MarkerReading:
     #: why it could not be read, in a short phrase for the log (empty when read)
     why: str = ""
     #: the sizes this still showed plainly, per suit, for the table to learn its 5s by
-    #: (:class:`kiosk.vision.marker_sizes.LearntFiveSizes`)
+    #: (:class:`kiosk.vision.fives.marker_sizes.LearntFiveSizes`)
     seen: tuple[tuple[str, FiveSizes], ...] = ()
 
     @property
@@ -164,7 +164,7 @@ def read_markers(image: np.ndarray, detections: Sequence[Detection], calibration
     ``places``: where each side's 5s were last read (table units), to find a side's
     nought, whose 5s show no face. ``sizes``: the table's 5s' print sizes per suit
     (``"H"`` ...), as learnt from the deck (:meth:`FiveSizes.of_face`) or from earlier
-    stills (:mod:`kiosk.vision.marker_sizes`); without them a pair's pips are the largest
+    stills (:mod:`kiosk.vision.fives.marker_sizes`); without them a pair's pips are the largest
     sets of blobs printed alike. ``sides``: the sides to read (both by default).
     """
     dets = [d for d in detections if d.confidence >= EVIDENCE]

@@ -21,17 +21,17 @@ from typing import Protocol
 import numpy as np
 
 from kiosk.rules.cards import Team
-from kiosk.vision.boxes import suppress
-from kiosk.vision.calibration import Calibration
-from kiosk.vision.detection import Detection
-from kiosk.vision.markers import PATCH_HALF, FiveSizes, MarkerReading, read_markers
+from kiosk.vision.camera.calibration import Calibration
+from kiosk.vision.cards.boxes import suppress
+from kiosk.vision.cards.detection import Detection
+from kiosk.vision.fives.markers import PATCH_HALF, FiveSizes, MarkerReading, read_markers
 
 #: a closer look's region smaller than this (pixels a side) is not worth a network pass
 SMALLEST_LOOK = 24
 
 
 class Detects(Protocol):
-    """What the closer look needs of :class:`kiosk.vision.detector.Detector`."""
+    """What the closer look needs of :class:`kiosk.vision.cards.detector.Detector`."""
 
     iou: float
 

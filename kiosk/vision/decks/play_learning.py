@@ -18,7 +18,7 @@ What keeps it safe:
   what a profile corrects.
 - *Bounded.* At most :data:`PER_CARD` patches a card are kept (the newest), and the fit
   starts from the layer the table reads with (its set-up profile's, else the shipped
-  one) and is pulled back towards it (:mod:`kiosk.vision.deck_profile`).
+  one) and is pulled back towards it (:mod:`kiosk.vision.decks.deck_profile`).
 - *Checked before use.* A refit learnt from the earlier hands must name the latest
   hand's patches, which it never saw, at least as well as the layer in use; only then
   is it refitted on every hand and adopted.
@@ -39,8 +39,8 @@ from typing import Any, Protocol
 import numpy as np
 
 from kiosk.rules.cards import EUCHRE_NAMES
-from kiosk.vision.deck_profile import INDEX, SHIPPED, DeckProfile, FitSettings, Head, fit_head
-from kiosk.vision.index_classifier import crop
+from kiosk.vision.cards.index_classifier import crop
+from kiosk.vision.decks.deck_profile import INDEX, SHIPPED, DeckProfile, FitSettings, Head, fit_head
 
 #: the newest patches kept for each card (every quarter turn of each is learnt from)
 PER_CARD = 24
@@ -59,7 +59,7 @@ PACK = frozenset(EUCHRE_NAMES) | {"5C", "5D", "5H", "5S"}
 
 
 class Namer(Protocol):
-    """What learning needs of the index classifier (kiosk.vision.index_classifier)."""
+    """What learning needs of the index classifier (kiosk.vision.cards.index_classifier)."""
 
     patch: int
     margin: float
@@ -210,7 +210,7 @@ class PlayLearning:
 
 def origin_of(profile: DeckProfile | None) -> str:
     """What a profile learnt in play from ``profile`` grew from
-    (:attr:`~kiosk.vision.deck_profile.DeckProfile.grown_from`)."""
+    (:attr:`~kiosk.vision.decks.deck_profile.DeckProfile.grown_from`)."""
     if profile is None:
         return SHIPPED
     return profile.grown_from or profile.fingerprint()

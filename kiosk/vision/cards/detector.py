@@ -7,7 +7,7 @@ face-down card (``back``) is boxed whole. See models/README.md.
 
 Two stages, chosen by measurement (models/README.md): the YOLO model finds index boxes
 much better than it names them, so it only *proposes* boxes (at a low score), and the
-index classifier (:mod:`kiosk.vision.index_classifier`) names each box from the
+index classifier (:mod:`kiosk.vision.cards.index_classifier`) names each box from the
 full-resolution pixels, or rejects it. Without the classifier file (or with
 ``index_classifier=None``) the YOLO model's own class is used.
 
@@ -37,21 +37,21 @@ import cv2
 import numpy as np
 
 from kiosk.shipped import shipped_model
-from kiosk.vision.boxes import decode, suppress
-from kiosk.vision.classes import CLASSES, FACE_DOWN
-from kiosk.vision.context_reader import CONTEXT_TURNS, DEFAULT_CONTEXT_READER
-from kiosk.vision.deck_profile import INDEX, SUIT, DeckProfile, ProfileError
-from kiosk.vision.detection import Detection
-from kiosk.vision.index_classifier import DEFAULT_CLASSIFIER, IndexClassifier
-from kiosk.vision.letterbox import (
+from kiosk.vision.cards.boxes import decode, suppress
+from kiosk.vision.cards.classes import CLASSES, FACE_DOWN
+from kiosk.vision.cards.context_reader import CONTEXT_TURNS, DEFAULT_CONTEXT_READER
+from kiosk.vision.cards.detection import Detection
+from kiosk.vision.cards.index_classifier import DEFAULT_CLASSIFIER, IndexClassifier
+from kiosk.vision.cards.letterbox import (
     letterbox,
     letterbox_geometry,
     scaled_box,
     shifted_box,
     tile_grid,
 )
-from kiosk.vision.second_stage import name_probabilities, name_proposals
-from kiosk.vision.suit_reader import DEFAULT_SUIT_READER, SUIT_TURNS
+from kiosk.vision.cards.second_stage import name_probabilities, name_proposals
+from kiosk.vision.cards.suit_reader import DEFAULT_SUIT_READER, SUIT_TURNS
+from kiosk.vision.decks.deck_profile import INDEX, SUIT, DeckProfile, ProfileError
 
 # (the detector's values, kept importable from here for the commands and tools)
 __all__ = ["CLASSES", "CONFIDENCE", "DEFAULT_MODEL", "FACE_DOWN", "PROPOSAL_CLASSES",
@@ -168,13 +168,13 @@ class Detector:
         self._threads = threads
         # second opinions only join a namer: without one there is nothing to weigh
         wanted = self.namer is not None
-        #: the second opinion on suits (kiosk.vision.suit_reader)
+        #: the second opinion on suits (kiosk.vision.cards.suit_reader)
         self.suit_reader = _load_index_classifier(
             suit_reader if wanted else None, threads, DEFAULT_SUIT_READER, "suit reader",
             SUIT_TURNS,
         )  # fmt: skip
         #: the second opinion on the whole name from the card around an unsure index
-        #: (kiosk.vision.context_reader); it must name the namer's classes
+        #: (kiosk.vision.cards.context_reader); it must name the namer's classes
         self.context_reader = _load_index_classifier(
             context_reader if wanted else None, threads, DEFAULT_CONTEXT_READER,
             "context reader", CONTEXT_TURNS,

@@ -3,7 +3,7 @@
 The detector makes them, the pipeline records them in detection streams, the trick
 reader reads them; CONTRACTS ``kiosk detect`` is their JSON form. ``card`` is the
 detector's class name (``JH``, ``5S``, ``6D``, or ``back`` for a face-down card: see
-:mod:`kiosk.vision.classes`), parsed into a rules ``Card`` only where a card is meant.
+:mod:`kiosk.vision.cards.classes`), parsed into a rules ``Card`` only where a card is meant.
 
 >>> d = Detection("JH", 0.9, (10.0, 20.0, 30.0, 40.0))
 >>> d.centre
@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from kiosk.vision.classes import FACE_DOWN
+from kiosk.vision.cards.classes import FACE_DOWN
 
 
 @dataclass(frozen=True)

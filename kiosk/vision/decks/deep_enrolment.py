@@ -1,6 +1,6 @@
 """Deep enrolment: the index classifier's whole network learnt again on one table's deck.
 
-Why: a quick profile (:func:`kiosk.vision.enrolment.learn_deck`) refits only the last
+Why: a quick profile (:func:`kiosk.vision.decks.enrolment.learn_deck`) refits only the last
 layer, over features learnt on other decks' look; where those features do not separate
 this deck's clubs from its spades, no last layer can, and the left bower reads as the
 right. Learning every layer on the deck's own crops lets the network see what this
@@ -8,7 +8,8 @@ deck's symbols look like under this camera.
 
 What it learns from (:func:`learn_deck_deeply`):
 
-- the deck's own patches, cut as the kiosk cuts them (:func:`kiosk.vision.enrolment.deck_patches`):
+- the deck's own patches, cut as the kiosk cuts them
+  (:func:`kiosk.vision.decks.enrolment.deck_patches`):
   each labelled index on its box, the first stage's proposals that match it and shifted
   boxes, every quarter turn, as nearer, farther, softer and differently lit cameras give
   it; and the proposals that touch no label, this deck's pips, court pictures and back,
@@ -20,7 +21,7 @@ What it learns from (:func:`learn_deck_deeply`):
 Each class of the deck weighs the same in a batch however many patches it has, the batch
 norms keep the shipped statistics (a few hundred patches of one deck would make them this
 deck's alone), and the patches are augmented as the recipe augments them
-(:func:`kiosk.vision.naming_network.augment_harder`). The suit reader's last layer is
+(:func:`kiosk.vision.decks.naming_network.augment_harder`). The suit reader's last layer is
 refitted as a quick profile refits it. The result is a :class:`DeckProfile` carrying the
 learnt network as ONNX bytes, which the kiosk reads with ONNX Runtime alone.
 
@@ -38,10 +39,10 @@ from pathlib import Path
 import numpy as np
 
 from kiosk.shipped import shipped_model
-from kiosk.vision.deck_profile import SUIT, DeckProfile
-from kiosk.vision.detector import Detector
-from kiosk.vision.enrolment import LabelledPhoto, deck_patches, fit_suit_head
-from kiosk.vision.index_classifier import NONE
+from kiosk.vision.cards.detector import Detector
+from kiosk.vision.cards.index_classifier import NONE
+from kiosk.vision.decks.deck_profile import SUIT, DeckProfile
+from kiosk.vision.decks.enrolment import LabelledPhoto, deck_patches, fit_suit_head
 
 #: the network's own kind of training patches, replayed while it learns a deck
 REPLAY = shipped_model("naming_replay.npz")
@@ -112,7 +113,7 @@ def learn_deck_deeply(
     import torch
 
     settings = settings or SETTINGS
-    from kiosk.vision.naming_network import (
+    from kiosk.vision.decks.naming_network import (
         augment_harder,
         export_bytes,
         network_from_export,

@@ -34,8 +34,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from kiosk.shipped import shipped_model
-from kiosk.vision.deck_profile import is_card
-from kiosk.vision.index_classifier import RUNNER_UP_FLOOR
+from kiosk.vision.cards.index_classifier import RUNNER_UP_FLOOR
+from kiosk.vision.decks.deck_profile import is_card
 
 #: the exported suit reader committed with the repository (optional: without it the
 #: index classifier names the suit alone)

@@ -1,6 +1,6 @@
 """The detector's second stage: each proposed box named by the index classifier, joined
 by the context reader where it is unsure and by the suit reader (see
-:mod:`kiosk.vision.detector` for why there are two stages).
+:mod:`kiosk.vision.cards.detector` for why there are two stages).
 """
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from kiosk.rules.cards import EUCHRE_NAMES
-from kiosk.vision.boxes import merge_same_card
-from kiosk.vision.classes import FACE_DOWN, is_euchre_or_five
-from kiosk.vision.context_reader import unsure_rows, with_context
-from kiosk.vision.detection import Detection
-from kiosk.vision.index_classifier import NONE, RUNNER_UP_FLOOR, IndexClassifier
-from kiosk.vision.suit_reader import card_rows, with_suits
+from kiosk.vision.cards.boxes import merge_same_card
+from kiosk.vision.cards.classes import FACE_DOWN, is_euchre_or_five
+from kiosk.vision.cards.context_reader import unsure_rows, with_context
+from kiosk.vision.cards.detection import Detection
+from kiosk.vision.cards.index_classifier import NONE, RUNNER_UP_FLOOR, IndexClassifier
+from kiosk.vision.cards.suit_reader import card_rows, with_suits
 
 
 def name_probabilities(
@@ -61,8 +61,8 @@ def name_proposals(
     """The proposals the classifier names with at least ``threshold``, best first; with
     ``context`` (the context reader), its opinion of the card around each unsure index
     that leans to a euchre card or a 5 joins the classifier's
-    (:func:`kiosk.vision.context_reader.with_context`), and then with ``suits`` (the suit
-    reader) its opinion of each card's suit (:func:`kiosk.vision.suit_reader.with_suits`).
+    (:func:`kiosk.vision.cards.context_reader.with_context`), and then with ``suits`` (the suit
+    reader) its opinion of each card's suit (:func:`kiosk.vision.cards.suit_reader.with_suits`).
 
     A face-down card is the exception: its box is a whole card, which the 32-pixel patch
     shrinks to a texture that a patterned table or a court card's robe also has, so a

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from kiosk.vision.classes import FACE_DOWN
-from kiosk.vision.detection import Detection
-from kiosk.vision.detector import Detector
-from kiosk.vision.letterbox import letterbox_geometry
+from kiosk.vision.cards.classes import FACE_DOWN
+from kiosk.vision.cards.detection import Detection
+from kiosk.vision.cards.detector import Detector
+from kiosk.vision.cards.letterbox import letterbox_geometry
 
 #: an index reaching the network shorter than this (its box's longer side, in the
 #: network's input pixels) is read again in tiles

@@ -11,7 +11,7 @@ The 5s are the table's own deck (any deck, the held-out ones included). A player
 the top card until the pips they want show, so each count's pose is searched for on
 *that deck's* 5 (its pips found in its art): the first ``k`` pips in reading order
 (top-left, top-right, centre, bottom-left, bottom-right) plainly uncovered and the rest
-plainly covered, starting from the poses :mod:`kiosk.marker_poses` draws.
+plainly covered, starting from the poses :mod:`kiosk.vision.fives.poses` draws.
 
 Layout in table coordinates (:mod:`kiosk.vision.camera.calibration`): each side keeps its 5s
 in the band along one of its players' edges, towards a corner; the tricks lie in the
@@ -29,8 +29,8 @@ import cv2
 import numpy as np
 
 from datasets.hand_script import CARD_W, Glare, Key, Rng, Scene, Track
-from kiosk import marker_poses as drawn
 from kiosk.rules.cards import Seat
+from kiosk.vision.fives import poses as drawn
 
 #: the seats whose edge a side's 5s may lie along
 SIDE_EDGES = {"NS": ("N", "S"), "EW": ("E", "W")}
@@ -108,7 +108,7 @@ def count_poses(deck: str, exposed: int, wanted: int = 24) -> tuple[tuple[float,
                                                                    ...]:
     """Poses (turn, dx, dy) of the top card that show exactly the first ``exposed`` pips
     of the deck's 5, each pip at least :data:`POSE_MARGIN` clear of the top card's edge;
-    the ones nearest :mod:`kiosk.marker_poses`' drawing first."""
+    the ones nearest :mod:`kiosk.vision.fives.poses`' drawing first."""
     layout = pip_layout(deck)
     tilt0, dx0, dy0 = drawn.POSES[exposed]
     rng = np.random.default_rng(exposed)

@@ -49,7 +49,7 @@ from kiosk.vision.camera.calibration import Calibration  # noqa: E402
 from kiosk.vision.cards.detector import Detector  # noqa: E402
 from kiosk.vision.fives.marker_look import agreed, look_at_markers  # noqa: E402
 from kiosk.vision.fives.marker_sizes import LearntFiveSizes  # noqa: E402
-from kiosk.vision.fives.markers import FiveSizes  # noqa: E402
+from kiosk.vision.fives.print_sizes import FiveSizes  # noqa: E402
 
 VIEWS = ("overhead", "tablet")
 #: where the reader's 5s' sizes come from: learnt from the stills (as ``kiosk run``

@@ -32,10 +32,10 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
-from kiosk import marker_poses as markers
 from kiosk.app.palette import BACKGROUND, FELT, GOLD, hex_colour, suit_colour, suit_light
 from kiosk.app.words import RANK_LABELS, SUIT_SYMBOLS
 from kiosk.rules.cards import EUCHRE_DECK
+from kiosk.vision.fives import poses as markers
 
 SYMBOL_FONT = "DejaVuSans"
 __all__ = ["BACKGROUND", "FELT", "GOLD", "CardFace", "FiveMarker", "PictureLabel",
@@ -119,7 +119,7 @@ def fill_card_picker(grid: Any, four_colour: bool, on_pick: Callable[[str], Any]
 
 
 class FiveMarker(Widget):
-    """One side's score as the two 5s (see kiosk.marker_poses for the geometry)."""
+    """One side's score as the two 5s (see kiosk.vision.fives.poses for the geometry)."""
 
     points = NumericProperty(0)
     red = BooleanProperty(True)

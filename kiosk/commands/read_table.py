@@ -44,7 +44,7 @@ import numpy as np
 from kiosk.cli import UsageError
 from kiosk.commands.common import check_image_files, load_deck, read_image, table_detector
 from kiosk.rules.cards import Seat, Team
-from kiosk.vision.fives.markers import THEIRS
+from kiosk.vision.fives.face_down import THEIRS
 
 if TYPE_CHECKING:
     from kiosk.vision.camera.calibration import Calibration

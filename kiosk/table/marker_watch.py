@@ -10,7 +10,7 @@ on to be recorded on the UI thread
 (:meth:`kiosk.table.session.TableSession.see_markers`).
 
 The watch remembers where each side's 5s were read, so a side at nought (its 5s face
-down, no pip in sight) is found there next time (kiosk.vision.fives.markers), and what the
+down, no pip in sight) is found there next time (kiosk.vision.fives.face_down), and what the
 table's 5s' pips and corners measure (kiosk.vision.fives.marker_sizes), so a corner the
 detector did not box is told from a pip once a few stills have shown the sizes plainly.
 """
@@ -25,7 +25,7 @@ from typing import Any
 from kiosk.rules.cards import Team
 from kiosk.table.markers import wanted
 from kiosk.vision.fives.marker_sizes import LearntFiveSizes
-from kiosk.vision.fives.markers import MarkerReading
+from kiosk.vision.fives.reading import MarkerReading
 
 #: seconds into a new deal before the 5s are read (they have been moved by then)
 SETTLE = 4.0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk import marker_poses as markers
+from kiosk.vision.fives import poses as markers
 
 
 @pytest.mark.parametrize("points", range(11))

@@ -15,7 +15,7 @@ MODULES = ["kiosk.table.journal", "kiosk.table.feed", "kiosk.table.setup", "kios
            "kiosk.vision.cards.index_classifier",
            "kiosk.vision.pipeline", "kiosk.vision.reader", "kiosk.vision.reader.twins",
            "kiosk.table.twins",
-           "kiosk.marker_poses", "kiosk.app.demo", "kiosk.app.headless", "kiosk.app.palette",
+           "kiosk.vision.fives.poses", "kiosk.app.demo", "kiosk.app.headless", "kiosk.app.palette",
            "kiosk.commands.run"]
 
 

@@ -104,7 +104,7 @@ def test_the_fives_on_a_rendered_still_reach_the_session(new_session: Opener) ->
     from datasets.marker_stills import random_places, render_still
     from kiosk.vision.camera.calibration import Calibration
     from kiosk.vision.cards.detector import DEFAULT_MODEL, Detector
-    from kiosk.vision.fives.markers import FiveSizes
+    from kiosk.vision.fives.print_sizes import FiveSizes
 
     deck = "kde-standard"
     if deck not in cards_art.held_out_decks() or not DEFAULT_MODEL.exists():
@@ -136,7 +136,7 @@ def test_a_count_stands_when_most_frames_agree(new_session: Opener,
     """North/South's 5s read 6, 6 and (a hand over them) nothing: 6; East/West's read 3,
     4 and 3: not read, since one frame saw another count."""
     from kiosk.vision.fives import marker_look
-    from kiosk.vision.fives.markers import MarkerReading
+    from kiosk.vision.fives.reading import MarkerReading
 
     frames = iter([{Team.NS: 6, Team.EW: 3}, {Team.NS: 6, Team.EW: 4},
                    {Team.NS: None, Team.EW: 3}])

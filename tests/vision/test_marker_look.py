@@ -15,6 +15,7 @@ from kiosk.vision.cards.detection import Detection
 from kiosk.vision.cards.detector import DEFAULT_MODEL
 from kiosk.vision.fives import markers
 from kiosk.vision.fives.marker_look import look_at_markers, region_around
+from kiosk.vision.fives.print_sizes import FiveSizes
 
 DECK = "kde-standard"
 needs_art = pytest.mark.skipif(
@@ -39,7 +40,7 @@ def far_side_still(seed: int, count: int):  # type: ignore[no-untyped-def]
     h, w = still.image.shape[:2]
     calibration = Calibration.from_corners(still.corners, (w, h), view="tablet")
     last_seen = {Team.NS: (places["NS"].x, places["NS"].y)}
-    sizes = {s: markers.FiveSizes.of_face(cards_art.load_card(DECK, "5" + s)) for s in "CDHS"}
+    sizes = {s: FiveSizes.of_face(cards_art.load_card(DECK, "5" + s)) for s in "CDHS"}
     return still, calibration, last_seen, sizes
 
 

@@ -12,7 +12,8 @@ import pytest
 from kiosk.rules.cards import Team
 from kiosk.vision.fives import marker_sizes
 from kiosk.vision.fives.marker_sizes import LearntFiveSizes
-from kiosk.vision.fives.markers import FiveSizes, MarkerReading
+from kiosk.vision.fives.print_sizes import FiveSizes
+from kiosk.vision.fives.reading import MarkerReading
 
 
 def showing(*seen: tuple[str, float]) -> MarkerReading:
@@ -100,16 +101,16 @@ def test_the_mate_of_a_known_five_is_learnt_beside_it() -> None:
     """The diamonds' pips known, a face-up heart 5 over them: its five pips of another
     size are the hearts'; a set of the known size, of a corner's size, or of two alone
     teaches nothing."""
-    from kiosk.vision.fives.markers import _mate_seen
+    from kiosk.vision.fives.marker_sizes import mate_seen
 
     red = frozenset({"H", "D"})
     known = {"D": FiveSizes(0.0187, ())}
-    [(suit, sizes)] = _mate_seen([blobs(5, 0.0304), blobs(3, 0.0187)], red, 100.0, known)
+    [(suit, sizes)] = mate_seen([blobs(5, 0.0304), blobs(3, 0.0187)], red, 100.0, known)
     assert suit == "H" and sizes.pip == pytest.approx(0.0304, rel=0.01)
-    assert _mate_seen([blobs(5, 0.0190)], red, 100.0, known) == ()
-    assert _mate_seen([blobs(5, 0.0187), blobs(3, 0.0062)], red, 100.0, known) == ()
-    assert _mate_seen([blobs(5, 0.0187), blobs(2, 0.0304)], red, 100.0, known) == ()
-    assert _mate_seen([blobs(5, 0.0304)], red, 100.0, {}) == ()
+    assert mate_seen([blobs(5, 0.0190)], red, 100.0, known) == ()
+    assert mate_seen([blobs(5, 0.0187), blobs(3, 0.0062)], red, 100.0, known) == ()
+    assert mate_seen([blobs(5, 0.0187), blobs(2, 0.0304)], red, 100.0, known) == ()
+    assert mate_seen([blobs(5, 0.0304)], red, 100.0, {}) == ()
 
 
 def test_the_examples_in_the_docstrings() -> None:

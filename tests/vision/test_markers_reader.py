@@ -17,7 +17,12 @@ from kiosk.rules.cards import Team
 from kiosk.vision.camera.calibration import Calibration
 from kiosk.vision.cards.detection import Detection
 from kiosk.vision.cards.detector import DEFAULT_MODEL
+from kiosk.vision.fives import face_down as fives_face_down
 from kiosk.vision.fives import markers
+from kiosk.vision.fives import patch as fives_patch
+from kiosk.vision.fives import pips as fives_pips
+from kiosk.vision.fives.print_sizes import FiveSizes
+from kiosk.vision.fives.reading import MarkerReading
 
 DECK = "kde-standard"
 pytestmark = pytest.mark.skipif(
@@ -41,18 +46,18 @@ def rendered(deck: str, count_ns: int, count_ew: int, view: str, seed: int) -> S
 
 def read_still(detector, still: Still, deck: str, view: str,  # type: ignore[no-untyped-def]
                places_of: dict[Team, tuple[float, float]] | None = None
-               ) -> dict[Team, markers.MarkerReading]:
+               ) -> dict[Team, MarkerReading]:
     """The still read with the deck's 5s' sizes from its art."""
     h, w = still.image.shape[:2]
     calibration = Calibration.from_corners(still.corners, (w, h), view=view)
-    sizes = {s: markers.FiveSizes.of_face(cards_art.load_card(deck, "5" + s)) for s in "CDHS"}
+    sizes = {s: FiveSizes.of_face(cards_art.load_card(deck, "5" + s)) for s in "CDHS"}
     return markers.read_markers(still.image, detector.detect(still.image), calibration,
                                 places_of, sizes)
 
 
 def read(detector, count_ns: int, count_ew: int, view: str, seed: int,  # type: ignore[no-untyped-def]
          places_of: dict[Team, tuple[float, float]] | None = None
-         ) -> dict[Team, markers.MarkerReading]:
+         ) -> dict[Team, MarkerReading]:
     return read_still(detector, rendered(DECK, count_ns, count_ew, view, seed), DECK, view,
                       places_of)
 
@@ -90,7 +95,10 @@ def test_a_picture_with_no_fives_reads_nothing(detector) -> None:  # type: ignor
 
 
 def test_the_examples_in_the_docstrings() -> None:
-    assert doctest.testmod(markers).failed == 0
+    from kiosk.vision.fives import print_sizes, reading
+
+    for part in (markers, fives_pips, fives_face_down, print_sizes, reading):
+        assert doctest.testmod(part).failed == 0, part.__name__
 
 
 def test_nought_is_read_where_a_picture_back_the_detector_does_not_name_lies(detector) -> None:  # type: ignore[no-untyped-def]
@@ -126,15 +134,16 @@ def test_a_cloth_of_two_hues_is_told_from_one() -> None:
     rng = np.random.default_rng(0)
     plain = rng.normal((150.0, 130.0), 3.0, (5000, 2))
     checked = np.concatenate([plain, rng.normal((110.0, 170.0), 3.0, (4000, 2))])
-    one, two = markers._table_hues(plain), markers._table_hues(checked)
+    one, two = fives_face_down.table_hues(plain), fives_face_down.table_hues(checked)
     # a plain cloth's spread split in two halves, each near its hue
     assert np.linalg.norm(one - (150, 130), axis=1).max() < 5
     assert sorted(np.round(two).tolist()) == [[110.0, 170.0], [150.0, 130.0]]
-    assert markers._off_table_hue(np.array([[110.0, 170.0]]), one)[0] > markers.OTHER_HUE
+    assert fives_face_down.off_table_hue(np.array([[110.0, 170.0]]), one)[0] > \
+        fives_face_down.OTHER_HUE
     # the blend along the checks' edges is the cloth; a blue back is not
     blend, blue = np.array([[130.0, 150.0]]), np.array([[140.0, 80.0]])
-    assert markers._off_table_hue(blend, two)[0] < 2 < markers.OTHER_HUE
-    assert markers._off_table_hue(blue, two)[0] > markers.OTHER_HUE
+    assert fives_face_down.off_table_hue(blend, two)[0] < 2 < fives_face_down.OTHER_HUE
+    assert fives_face_down.off_table_hue(blue, two)[0] > fives_face_down.OTHER_HUE
 
 
 def test_nought_never_seen_is_not_confused_with_the_other_sides_top_card(detector) -> None:  # type: ignore[no-untyped-def]
@@ -148,8 +157,8 @@ def test_nought_never_seen_is_not_confused_with_the_other_sides_top_card(detecto
 
 
 #: the standard deck's red 5s' sizes as a table learnt them (card widths squared)
-STANDARD_RED = [("D", markers.FiveSizes(0.0184, ())),
-                ("H", markers.FiveSizes(0.0309, (0.0053, 0.0107)))]
+STANDARD_RED = [("D", FiveSizes(0.0184, ())),
+                ("H", FiveSizes(0.0309, (0.0053, 0.0107)))]
 
 
 def test_a_blurred_pair_is_measured_at_its_top_cards_scale() -> None:
@@ -159,12 +168,12 @@ def test_a_blurred_pair_is_measured_at_its_top_cards_scale() -> None:
     is the bottom 5's heart; the corners' diamonds are corner marks, not pips."""
     sizes = STANDARD_RED
     top = [(258, i, 0) for i in range(5)]
-    (pips,) = markers._pips_at_the_top_cards_scale(
+    (pips,) = fives_pips._pips_at_the_top_cards_scale(
         [*top, (402, 9, 9), (176, 7, 7), (169, 8, 8)], sizes, 100.0)
     assert sorted(pips) == sorted([*top, (402, 9, 9)])
     # five hearts measured as printed beside two diamonds' pips
     hearts = [(309, i, 0) for i in range(5)]
-    readings = markers._pips_at_the_top_cards_scale([*hearts, (190, 7, 7), (180, 8, 8)], sizes,
+    readings = fives_pips._pips_at_the_top_cards_scale([*hearts, (190, 7, 7), (180, 8, 8)], sizes,
                                                     100.0)
     assert [len(pips) for pips in readings] == [7]
 
@@ -176,11 +185,11 @@ def test_a_pair_that_adds_up_at_both_scales_offers_both_counts() -> None:
     a twentieth of the bench's right reads into "cannot read")."""
     sizes = STANDARD_RED
     blobs = [(240, i, 0) for i in range(5)] + [(160, 9, 9)]
-    readings = markers._pips_at_the_top_cards_scale(blobs, sizes, 100.0)
+    readings = fives_pips._pips_at_the_top_cards_scale(blobs, sizes, 100.0)
     assert sorted(len(pips) for pips in readings) == [5, 6]
     # two suits printed alike are never told apart by size: left to the absolute sizes
-    alike = [("C", markers.FiveSizes(0.0254, ())), ("S", markers.FiveSizes(0.0265, ()))]
-    assert markers._pips_at_the_top_cards_scale(blobs, alike, 100.0) == []
+    alike = [("C", FiveSizes(0.0254, ())), ("S", FiveSizes(0.0265, ()))]
+    assert fives_pips._pips_at_the_top_cards_scale(blobs, alike, 100.0) == []
 
 
 def test_the_paper_in_a_shadow_is_the_5s_paper() -> None:
@@ -192,7 +201,7 @@ def test_the_paper_in_a_shadow_is_the_5s_paper() -> None:
     lab[20:100, 100:180, 0] = 140.0  # ... and in shadow beyond its middle
     corner = np.zeros((120, 200), bool)
     corner[25:45, 25:45] = True
-    paper = markers._paper(lab, corner, card_area=160.0 * 160.0)
+    paper = fives_patch.paper(lab, corner, card_area=160.0 * 160.0)
     assert paper[20:100, 20:180].all()
     assert not paper[:15].any() and not paper[105:].any()
 
@@ -211,13 +220,13 @@ def test_a_corners_blurred_rank_is_told_from_a_diamond() -> None:
     diamond = _outline([(30, 10), (40, 24), (30, 38), (20, 24)])  # 20 wide, 28 high
     rank = _outline([(22, 10), (38, 10), (38, 38), (22, 38)])  # 16 by 28: 1.75
     run_together = _outline([(25, 5), (35, 5), (35, 50), (25, 50)])
-    assert not markers._glyph(*diamond)
-    assert markers._glyph(*rank) and markers._glyph(*run_together)
+    assert not fives_pips._glyph(*diamond)
+    assert fives_pips._glyph(*rank) and fives_pips._glyph(*run_together)
 
 
 def _pair_read_with(monkeypatch, others: list[Detection],  # type: ignore[no-untyped-def]
                     as_face_up: int | None, as_face_down: int | None
-                    ) -> tuple[markers.MarkerReading, list[bool]]:
+                    ) -> tuple[MarkerReading, list[bool]]:
     """South's pair (a 5 of clubs by South's edge) read with ``others`` beside it, each
     way of reading its pips giving the count told: the reading chosen, and the ways
     asked for (True: under a face-down top)."""
@@ -230,9 +239,9 @@ def _pair_read_with(monkeypatch, others: list[Detection],  # type: ignore[no-unt
                    face_down_top):
         asked.append(face_down_top)
         count = as_face_down if face_down_top else as_face_up
-        return markers.MarkerReading(side, count, place=place, why="" if count else "no pip")
+        return MarkerReading(side, count, place=place, why="" if count else "no pip")
 
-    monkeypatch.setattr(markers, "_count_pair", count_pair)
+    monkeypatch.setattr(markers, "count_pair", count_pair)
     image = np.zeros((1000, 1000, 3), np.uint8)
     return markers.read_markers(image, [five, *others], calibration)[Team.NS], asked
 

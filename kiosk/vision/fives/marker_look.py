@@ -24,7 +24,10 @@ from kiosk.rules.cards import Team
 from kiosk.vision.camera.calibration import Calibration
 from kiosk.vision.cards.boxes import suppress
 from kiosk.vision.cards.detection import Detection
-from kiosk.vision.fives.markers import PATCH_HALF, FiveSizes, MarkerReading, read_markers
+from kiosk.vision.fives.markers import read_markers
+from kiosk.vision.fives.patch import PATCH_HALF
+from kiosk.vision.fives.print_sizes import FiveSizes
+from kiosk.vision.fives.reading import MarkerReading
 
 #: a closer look's region smaller than this (pixels a side) is not worth a network pass
 SMALLEST_LOOK = 24

@@ -7,7 +7,8 @@ those sizes a corner the detector did not box cannot be told from a pip, so the 
 photo of the card face come out unlike a still's blobs (the photo's blur thins the ink
 its own threshold keeps). So the sizes are measured as the reader measures them: from
 reads that needed no sizes and were plain about whose pips they counted
-(:attr:`kiosk.vision.fives.markers.MarkerReading.seen`).
+(:attr:`kiosk.vision.fives.reading.MarkerReading.seen`): :func:`sizes_seen` and
+:func:`mate_seen` say what a still shows plainly.
 
 A suit's sizes are used once most of its last :data:`KEPT` stills (and at least
 :data:`SAMPLES`) measured one pip, within :data:`SAME_PIP`; a still that disagrees (a 5
@@ -16,11 +17,21 @@ the detector once named by the wrong suit) is outvoted, not averaged in.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from kiosk.vision.fives.markers import FiveSizes, MarkerReading, radius_ratio
+from kiosk.vision.fives.print_sizes import (
+    ALIKE,
+    FIVE_PIPS,
+    MATE_SIZE,
+    Blob,
+    FiveSizes,
+    median_area,
+    radius_ratio,
+)
+from kiosk.vision.fives.reading import MarkerReading
 
 #: stills that must show a suit's pips plainly before its sizes are used
 SAMPLES = 2
@@ -32,6 +43,11 @@ KEPT = 8
 SAME_PIP = 1.08
 #: a corner mark whose radius is within this ratio of the pip's is not told from a pip
 CORNER_APART = 1.1
+#: a still shows a 5's pips plainly in one set of this many of them (a face-up top card
+#: shows five, so these are the bottom 5's under a face-down top)
+PLAIN_PIPS = (2, 4)
+#: a set of this many blobs printed alike at least may be the other 5's pips
+MATE_PIPS = 3
 
 
 class LearntFiveSizes:
@@ -73,3 +89,47 @@ def _near(area: float, reference: float) -> bool:
     (True, False)
     """
     return radius_ratio(area, reference) <= SAME_PIP
+
+
+def sizes_seen(groups: Sequence[Sequence[Blob]], suits: set[str],
+               corner_marks: Sequence[float], card_w: float
+               ) -> tuple[tuple[str, FiveSizes], ...]:
+    """The 5s' sizes a still read without them shows plainly: one set of two to four
+    pips and one 5 named are the named 5's pips (a face-up top card shows five, so these
+    are the bottom 5's under a face-down top), with the marks of its boxed corners. Five
+    alone is not learnt from: the 5 named may be the bottom one peeking out while the
+    top card's pips show.
+    """
+    if len(groups) == 1 and len(suits) == 1 and \
+            PLAIN_PIPS[0] <= len(groups[0]) <= PLAIN_PIPS[1]:
+        corner = tuple(sorted({round(a, 4) for a in corner_marks}))
+        return ((next(iter(suits)), FiveSizes(median_area(groups[0]) / card_w ** 2, corner)),)
+    return ()
+
+
+def mate_seen(groups: Sequence[Sequence[Blob]], colour: frozenset[str],
+              card_w: float, sizes: Mapping[str, FiveSizes]
+              ) -> tuple[tuple[str, FiveSizes], ...]:
+    """The other 5's pip size, where the table knows one 5's of the colour: the one set
+    of three or more blobs printed alike that is not of the known 5's pip size (radii
+    apart by :data:`ALIKE` or more) but of a size its mate may print is the other 5's,
+    face-up top card or bottom one beside it; and where more than five blobs are of the
+    known size, both 5s print pips alike. Offered even when the rest of the still
+    cannot be read (a corner the detector did not box beside it): that is what the
+    sizes are wanted for.
+    """
+    known = [suit for suit in colour if suit in sizes]
+    if len(known) != 1:
+        return ()
+    mine = sizes[known[0]].pip
+    (mate,) = colour - {known[0]}
+    like_mine = [b[0] / card_w ** 2 for g in groups for b in g
+                 if radius_ratio(b[0] / card_w ** 2, mine) < ALIKE]
+    if len(like_mine) > FIVE_PIPS:
+        # more pips of the known size than one 5 prints: both 5s print alike
+        return ((mate, FiveSizes(float(np.median(like_mine)), ())),)
+    areas = [area for area in (median_area(g) / card_w ** 2 for g in groups
+                               if len(g) >= MATE_PIPS)
+             if radius_ratio(area, mine) >= ALIKE
+             and abs(math.log(area / mine)) < math.log(MATE_SIZE)]
+    return ((mate, FiveSizes(areas[0], ())),) if len(areas) == 1 else ()

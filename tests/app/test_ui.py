@@ -17,8 +17,8 @@ SCRIPT = Path(__file__).with_name("ui_run.py")
 SHOTS = ("rules", "setup", "setup-keyboard", "voice", "pairing", "calibration-taps",
          "calibration", "bidding-turn-up", "bidding-explained", "bidding-undo",
          "bidding-camera-turn-up", "live", "correction", "correction-question",
-         "correction-undo", "live-camera-stopped", "score-hand-1", "renege", "renege-confirm",
-         "score-game-won", "game-end-agree", "game-end")
+         "correction-undo", "live-camera-stopped", "score-hand-1", "twin", "renege",
+         "renege-confirm", "score-game-won", "game-end-agree", "game-end")
 
 
 def test_tap_through_a_game(tmp_path: Path, virtual_screen: Callable[[str], str]) -> None:

@@ -19,7 +19,7 @@ SCRIPT = Path(__file__).with_name("ui_run.py")
 #: screens every size saves, and those the 7-inch screen's own pages add
 EVERY_SIZE = ("rules", "setup", "setup-keyboard", "voice", "pairing", "bidding-turn-up",
               "bidding-explained", "live", "correction", "correction-question",
-              "live-camera-stopped", "score-hand-1", "renege", "renege-confirm",
+              "live-camera-stopped", "score-hand-1", "twin", "renege", "renege-confirm",
               "game-end-agree", "game-end")
 SEVEN_INCH_PAGES = ("rules-points", "setup-teams")
 

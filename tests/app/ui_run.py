@@ -41,6 +41,7 @@ from kiosk.app.demo import load_record, script  # noqa: E402
 from kiosk.app.main import KioskApp  # noqa: E402
 from kiosk.app.presenter import TablePresenter  # noqa: E402
 from kiosk.app.voice import VoiceSettings  # noqa: E402
+from kiosk.app.words import card_words  # noqa: E402
 from kiosk.table.session import TableSession  # noqa: E402
 from kiosk.vision.events import CardPlayed, KittyChange, KittySeen, TrickCleared  # noqa: E402
 
@@ -426,13 +427,7 @@ def steps(d: Driver, session: TableSession) -> Iterator[float]:
     assert not d.app.presenter.live_view().notices
     camera(session, 2, ["S:AS", "W:QH", "N:KS", "E:QS", "clear", "W:9S"], 300)
     yield 0.4
-    for _ in range(4):  # asked about each card the renege hangs on first: kept
-        if session.phase != "playing" or not d.app.presenter.live_view().ask:
-            break
-        yield from d.tap("Check the card")
-        yield 0.3
-        yield from d.tap("No: keep it as it was")
-        yield 0.4
+    yield from twin_questions(d, session)
     yield from d.until("renege")
     yield from d.tap("Call the director")  # not paired: the players are told so
     yield 0.3
@@ -470,6 +465,30 @@ def steps(d: Driver, session: TableSession) -> Iterator[float]:
     failed = {name: found for name, found in d.findings.items() if found}
     assert not failed, f"screens below the bar: {sorted(failed)}"
     print("UI OK", session.scores, flush=True)
+
+
+def twin_questions(d: Driver, session: TableSession) -> Iterator[float]:
+    """Before the renege is called, each card it depends on that may be its same-colour
+    twin is put to the players: the two cards, and one tap on the one that lies there
+    (here each card as the camera read it: the renege stands)."""
+    yield from d.until("twin")
+    assert d.screen.question.startswith("The "), d.screen.question
+    yield from d.shot("twin")
+    first = True
+    for _ in range(4):
+        hand = session.hand
+        if d.screen.name != "twin" or hand is None or hand.suggestion is None:
+            break
+        asked = hand.suggestion
+        place = (asked.trick, asked.seat)
+        if first:  # the words under the card, then the card's own face
+            yield from d.tap(card_words(asked.was).capitalize())
+        else:
+            yield from d.tap(card=asked.was)
+        first = False
+        yield 0.4
+        assert session.hand is not None and session.hand.fixed.get(place) == asked.was, (
+            "one tap did not answer the twin question")
 
 
 def fix_a_finished_trick(d: Driver, session: TableSession) -> Iterator[float]:

@@ -56,41 +56,52 @@ class Narrator:
             f"{teams['NS']} (North-South) against {teams['EW']} (East-West), "
             f"{setup.profile} rules, {setup.points_to_win} point"
             f"{'' if setup.points_to_win == 1 else 's'} to win"))
+        self._hand(teams)
+        self._game_end(teams)
+
+    def _hand(self, teams: dict[str, str]) -> None:
+        """The hand in play: its deal, bids, tricks, notices and score."""
+        s = self.session
         hand = s.hand
-        if hand is not None and hand.view is not None:
-            n = hand.number
-            view = hand.view
-            self._say(("deal", n), f"Hand {n}: {seat_name(hand.dealer)} deals.")
-            if view.turn_up:
-                self._say(("turn_up", n), f"  Turn-up: {card_words(view.turn_up)} "
-                                          f"({view.turn_up}).")
-            for i, bid in enumerate(hand.bids):
-                self._say(("bid", n, i), f"  Bid: {bid_words(bid)}")
-            if view.trump and view.maker and view.phase != "bidding":
-                alone = ", alone" if view.alone else ""
-                self._say(("trump", n), f"  Trump is {SUIT_NAMES[view.trump]}: "
-                                        f"{seat_name(view.maker)} made it{alone}.")
-            for t, trick in enumerate(view.tricks, start=1):
-                for seat, card in trick.cards:
-                    self._say(("card", n, t, seat, card),
-                              f"  Trick {t}: {seat_name(seat)} played {card} "
-                              f"({card_words(card)}).")
-                if trick.winner is not None:
-                    won = view.tricks_won
-                    self._say(("won", n, t), (
-                        f"  Trick {t} to {seat_name(trick.winner)}. Tricks: "
-                        f"{teams['NS']} {won['NS']}, {teams['EW']} {won['EW']}."))
-            for notice in s.notices:
-                if notice.hand == n:
-                    self._say(("notice", notice.seq), f"  Camera: {notice.text}")
-            if view.renege is not None:
-                self._say(("renege", n), f"  Renege: {seat_name(view.renege.seat)} did not "
-                                         f"follow suit in trick {view.renege.trick}.")
-            points = s.current_points()
-            if s.phase == Phase.HAND_OVER and points is not None:
-                self._say(("over", n), (
-                    f"Hand {n} over: {result_words(view, points, teams)}. "
-                    f"Score: {teams['NS']} {s.scores['NS']}, {teams['EW']} {s.scores['EW']}."))
+        if hand is None or hand.view is None:
+            return
+        n = hand.number
+        view = hand.view
+        self._say(("deal", n), f"Hand {n}: {seat_name(hand.dealer)} deals.")
+        if view.turn_up:
+            self._say(("turn_up", n), f"  Turn-up: {card_words(view.turn_up)} "
+                                      f"({view.turn_up}).")
+        for i, bid in enumerate(hand.bids):
+            self._say(("bid", n, i), f"  Bid: {bid_words(bid)}")
+        if view.trump and view.maker and view.phase != "bidding":
+            alone = ", alone" if view.alone else ""
+            self._say(("trump", n), f"  Trump is {SUIT_NAMES[view.trump]}: "
+                                    f"{seat_name(view.maker)} made it{alone}.")
+        for t, trick in enumerate(view.tricks, start=1):
+            for seat, card in trick.cards:
+                self._say(("card", n, t, seat, card),
+                          f"  Trick {t}: {seat_name(seat)} played {card} "
+                          f"({card_words(card)}).")
+            if trick.winner is not None:
+                won = view.tricks_won
+                self._say(("won", n, t), (
+                    f"  Trick {t} to {seat_name(trick.winner)}. Tricks: "
+                    f"{teams['NS']} {won['NS']}, {teams['EW']} {won['EW']}."))
+        for notice in s.notices:
+            if notice.hand == n:
+                self._say(("notice", notice.seq), f"  Camera: {notice.text}")
+        if view.renege is not None:
+            self._say(("renege", n), f"  Renege: {seat_name(view.renege.seat)} did not "
+                                     f"follow suit in trick {view.renege.trick}.")
+        points = s.current_points()
+        if s.phase == Phase.HAND_OVER and points is not None:
+            self._say(("over", n), (
+                f"Hand {n} over: {result_words(view, points, teams)}. "
+                f"Score: {teams['NS']} {s.scores['NS']}, {teams['EW']} {s.scores['EW']}."))
+
+    def _game_end(self, teams: dict[str, str]) -> None:
+        """The game's end and each team's agreement."""
+        s = self.session
         if s.phase in (Phase.GAME_OVER, Phase.CONFIRMED):
             scores = s.scores
             self._say(("game_over",), (

@@ -27,6 +27,7 @@ import shutil
 import signal
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -194,49 +195,8 @@ def run(args: argparse.Namespace, fallback: Fallback | None = None) -> int:
 
 def _play(args: argparse.Namespace, *, demo: bool, headless: bool, size: tuple[int, int],
           capture: Any, source: str | None, video: str | None, choice: Any) -> int:
-    from kiosk.table.outbox import Outbox
-    from kiosk.table.session import TableSession
-
-    journal = Path(args.journal or DEFAULT_DIR / ("demo.sqlite3" if demo else "table.sqlite3"))
-    outbox_path = Path(args.outbox)
-    if demo and headless and not args.journal:
-        # An unattended demo starts afresh each time, and its results go nowhere.
-        scratch = DEFAULT_DIR / "headless"
-        scratch.mkdir(parents=True, exist_ok=True)
-        journal, outbox_path = scratch / "demo.sqlite3", scratch / "outbox.sqlite3"
-        for old in (journal, outbox_path):
-            for suffix in ("", "-wal", "-shm"):
-                Path(str(old) + suffix).unlink(missing_ok=True)
-    if args.new_game:
-        _archive(journal)
-
-    outbox = Outbox(outbox_path)
-    frames = journal.parent / "frames"
-    session = TableSession.open(journal, outbox=outbox, frames_dir=frames)
-    if demo and session.phase == "confirmed":
-        _archive(journal)  # the last demo game is over: play a new one
-        session = TableSession.open(journal, outbox=outbox, frames_dir=frames)
-    if session.phase == "confirmed" and not session.submitted:
-        session.submit()
-    outbox.start()
-
-    fullscreen = (is_kiosk_device() if args.fullscreen is None else args.fullscreen)
-    fullscreen = fullscreen and not headless
-    width, height = size
-    os.environ.setdefault("KIVY_NO_ARGS", "1")
-    if not args.verbose:
-        os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")  # still written to ~/.kivy/logs
-    from kivy.config import Config
-
-    Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
-    Config.set("graphics", "width", str(width))
-    Config.set("graphics", "height", str(height))
-    Config.set("kivy", "exit_on_escape", "0" if fullscreen else "1")
-    Config.set("input", "mouse", "mouse,multitouch_on_demand")
-    mode = keyboard_mode(args.keyboard, is_kiosk_device())
-    if mode is not None:
-        Config.set("kivy", "keyboard_mode", mode)
-        Config.set("kivy", "keyboard_layout", "qwerty")
+    session, outbox, journal = _open_table(args, demo=demo, headless=headless)
+    _configure_kivy(args, headless=headless, size=size)
 
     from kiosk.app.demo import DEMO_SETUP, DemoDriver, start_demo
     from kiosk.app.main import KioskApp
@@ -269,13 +229,7 @@ def _play(args: argparse.Namespace, *, demo: bool, headless: bool, size: tuple[i
         if not demo and session.setup is None:
             _say("This table is not set up, and nobody can tap it here: the picture is read, "
                  "but no game is kept. Set the table up on a screen first.")
-    stop_when = None
-    if headless:
-        if demo:
-            def stop_when() -> bool:
-                return session.phase == "confirmed"
-        elif feed is not None:
-            stop_when = feed.ended.is_set
+    stop_when = _stop_when(session, feed, demo=demo) if headless else None
     app = KioskApp(presenter, demo=driver, feed=feed,
                    shots_dir=Path(args.screens) if headless else None,
                    on_shot=lambda name, path: _say(f"Screen '{name}' saved: {path}"),
@@ -290,6 +244,72 @@ def _play(args: argparse.Namespace, *, demo: bool, headless: bool, size: tuple[i
     if headless:
         _say("Done." if stop_when is None or stop_when() else "Stopped before the end.")
     return 0
+
+
+def _open_table(args: argparse.Namespace, *, demo: bool, headless: bool
+                ) -> tuple[Any, Any, Path]:
+    """The table's session (its journal reopened, or a new game), its outbox started, and
+    the journal's path."""
+    from kiosk.table.outbox import Outbox
+    from kiosk.table.session import TableSession
+
+    journal = Path(args.journal or DEFAULT_DIR / ("demo.sqlite3" if demo else "table.sqlite3"))
+    outbox_path = Path(args.outbox)
+    if demo and headless and not args.journal:
+        # An unattended demo starts afresh each time, and its results go nowhere.
+        scratch = DEFAULT_DIR / "headless"
+        scratch.mkdir(parents=True, exist_ok=True)
+        journal, outbox_path = scratch / "demo.sqlite3", scratch / "outbox.sqlite3"
+        for old in (journal, outbox_path):
+            for suffix in ("", "-wal", "-shm"):
+                Path(str(old) + suffix).unlink(missing_ok=True)
+    if args.new_game:
+        _archive(journal)
+
+    outbox = Outbox(outbox_path)
+    frames = journal.parent / "frames"
+    session = TableSession.open(journal, outbox=outbox, frames_dir=frames)
+    if demo and session.phase == "confirmed":
+        _archive(journal)  # the last demo game is over: play a new one
+        session = TableSession.open(journal, outbox=outbox, frames_dir=frames)
+    if session.phase == "confirmed" and not session.submitted:
+        session.submit()
+    outbox.start()
+    return session, outbox, journal
+
+
+def _configure_kivy(args: argparse.Namespace, *, headless: bool, size: tuple[int, int]) -> None:
+    """Kivy's window, keyboard and logging set for this start, before its app is imported."""
+    fullscreen = (is_kiosk_device() if args.fullscreen is None else args.fullscreen)
+    fullscreen = fullscreen and not headless
+    width, height = size
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    if not args.verbose:
+        os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")  # still written to ~/.kivy/logs
+    from kivy.config import Config
+
+    Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
+    Config.set("graphics", "width", str(width))
+    Config.set("graphics", "height", str(height))
+    Config.set("kivy", "exit_on_escape", "0" if fullscreen else "1")
+    Config.set("input", "mouse", "mouse,multitouch_on_demand")
+    mode = keyboard_mode(args.keyboard, is_kiosk_device())
+    if mode is not None:
+        Config.set("kivy", "keyboard_mode", mode)
+        Config.set("kivy", "keyboard_layout", "qwerty")
+
+
+def _stop_when(session: Any, feed: Any, *, demo: bool) -> Callable[[], bool] | None:
+    """When an unattended run ends: a demo once its game is confirmed, a video once it
+    has been read to its end (None: when the window closes)."""
+    if demo:
+        def confirmed() -> bool:
+            return bool(session.phase == "confirmed")
+        return confirmed
+    if feed is not None:
+        ended: Callable[[], bool] = feed.ended.is_set
+        return ended
+    return None
 
 
 def _feed(session: Any, presenter: Any, capture: Any, source: str, video: str | None,

@@ -120,39 +120,9 @@ def plan_setup(form: Mapping[str, str]) -> SetupPlan:
     if minutes is None:
         minutes = default_minutes or 0
     b_down = (form.get("b_moves_down") or "").strip().lower() in {"1", "on", "yes", "true"}
-    lines = [clean(line) for line in (form.get("entrants") or "").splitlines()]
-    entrants = [line for line in lines if line]
     what = "team" if entry == "teams" else "player"
-    if not entrants:
-        raise SetupError(f"Please list the {what}s, one per line.")
-    seen: set[str] = set()
-    for entrant in entrants:
-        if len(entrant) > MAX_NAME:
-            raise SetupError(f"This name is too long (at most {MAX_NAME} letters): {entrant[:40]}…")
-        if fold(entrant) in seen:
-            raise SetupError(f"{entrant!r} is listed twice. Each {what} once, please.")
-        seen.add(fold(entrant))
-    teams: list[tuple[str | None, list[str], bool]] = []
-    if entry == "teams":
-        if len(entrants) < 2:
-            raise SetupError("A round robin needs at least two teams.")
-        teams = [(t, split_players(t), False) for t in entrants]
-        if len(teams) % 2:
-            teams.append((None, [], True))  # the bye: one team sits out each round
-        tables = len(teams) // 2
-    else:
-        if len(entrants) % 4:
-            short = 4 - len(entrants) % 4
-            raise SetupError(
-                f"{len(entrants)} players do not fill tables of four: add {short} more, "
-                f"or ask {4 - short} to sit out."
-            )
-        tables = len(entrants) // 4
-        if fmt == "round_robin":
-            for t in range(tables):
-                four = entrants[4 * t : 4 * t + 4]
-                teams.append((None, four[:2], False))
-                teams.append((None, four[2:], False))
+    entrants = _entrants(form, what)
+    teams, tables = _teams_and_tables(entrants, entry, fmt)
     given_tables = _int_field(form, "tables", "Tables", 1, 500)
     if given_tables is not None and given_tables != tables:
         raise SetupError(
@@ -176,3 +146,47 @@ def plan_setup(form: Mapping[str, str]) -> SetupPlan:
         hands_per_game=hands if fmt == "progressive" else 0,
     )
     return SetupPlan(settings, entrants, teams)
+
+
+def _entrants(form: Mapping[str, str], what: str) -> list[str]:
+    """The entrants listed, one a line, each once and of a name's length."""
+    lines = [clean(line) for line in (form.get("entrants") or "").splitlines()]
+    entrants = [line for line in lines if line]
+    if not entrants:
+        raise SetupError(f"Please list the {what}s, one per line.")
+    seen: set[str] = set()
+    for entrant in entrants:
+        if len(entrant) > MAX_NAME:
+            raise SetupError(f"This name is too long (at most {MAX_NAME} letters): {entrant[:40]}…")
+        if fold(entrant) in seen:
+            raise SetupError(f"{entrant!r} is listed twice. Each {what} once, please.")
+        seen.add(fold(entrant))
+    return entrants
+
+
+def _teams_and_tables(entrants: list[str], entry: str, fmt: str
+                      ) -> tuple[list[tuple[str | None, list[str], bool]], int]:
+    """The teams (name, players, whether it is the bye) and the tables they need: teams
+    entered as teams (a bye where their number is odd), or players seated four a table
+    (a round robin's teams are the pairs as listed)."""
+    teams: list[tuple[str | None, list[str], bool]] = []
+    if entry == "teams":
+        if len(entrants) < 2:
+            raise SetupError("A round robin needs at least two teams.")
+        teams = [(t, split_players(t), False) for t in entrants]
+        if len(teams) % 2:
+            teams.append((None, [], True))  # the bye: one team sits out each round
+        return teams, len(teams) // 2
+    if len(entrants) % 4:
+        short = 4 - len(entrants) % 4
+        raise SetupError(
+            f"{len(entrants)} players do not fill tables of four: add {short} more, "
+            f"or ask {4 - short} to sit out."
+        )
+    tables = len(entrants) // 4
+    if fmt == "round_robin":
+        for t in range(tables):
+            four = entrants[4 * t : 4 * t + 4]
+            teams.append((None, four[:2], False))
+            teams.append((None, four[2:], False))
+    return teams, tables

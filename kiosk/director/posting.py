@@ -169,6 +169,18 @@ def validate_result(body: object) -> dict[str, Any]:
     names cleaned (kiosk.director.text) and its renege reports reduced to known fields."""
     if not isinstance(body, dict):
         raise ResultError("the result must be a JSON object")
+    teams = _score_fields(body)
+    _game_fields(body)
+    result = dict(body)
+    result["teams"] = [clean(t) for t in teams]
+    if "reneges" in body:
+        result["reneges"] = [_renege(r, i, result["teams"])
+                             for i, r in enumerate(body["reneges"])]
+    return result
+
+
+def _score_fields(body: dict[str, Any]) -> list[str]:
+    """Check the round, the two teams and their points; the teams as posted."""
     rnd = body.get("round")
     if not _whole(rnd, 1, MAX_ROUND):
         raise ResultError(f"round must be a whole number from 1 to {MAX_ROUND}")
@@ -186,6 +198,11 @@ def validate_result(body: object) -> dict[str, Any]:
         raise ResultError("points must be a list of two whole numbers from 0 to 99")
     if any(len(t) > MAX_TEAM_TEXT for t in teams):
         raise ResultError(f"a team name is longer than {MAX_TEAM_TEXT} characters")
+    return teams
+
+
+def _game_fields(body: dict[str, Any]) -> None:
+    """Check the table, how the game ended, and the lists and objects beside the score."""
     if "table" in body and not _whole(body["table"], 1, 10_000):
         raise ResultError("table must be a whole number from 1 to 10000")
     if body.get("ended_by", "points") not in ("points", "time", "hands"):
@@ -202,12 +219,6 @@ def validate_result(body: object) -> dict[str, Any]:
     for key in ("seats", "player_points"):
         if not isinstance(body.get(key, {}), dict):
             raise ResultError(f"{key} must be an object")
-    result = dict(body)
-    result["teams"] = [clean(t) for t in teams]
-    if "reneges" in body:
-        result["reneges"] = [_renege(r, i, result["teams"])
-                             for i, r in enumerate(body["reneges"])]
-    return result
 
 
 def rules_of(settings: Settings) -> Rules:

@@ -2,6 +2,8 @@
 
     python scripts/bench_play_learning.py                          # both held-out decks
     python scripts/bench_play_learning.py --rendered kde-standard --hands 1 2 4 8 12
+    python scripts/bench_play_learning.py --rendered kde-standard --starts deep  # torch
+
 
 Rendered photos of decks no network saw (``datasets.cards_art.held_out_decks``): the
 "hands" are rendered table shots (``datasets.layouts.render_table_shots``, seed+2: never
@@ -13,7 +15,10 @@ the hand is then settled as the table session settles one: a card whose every bo
 one same wrong name is *corrected* by the players (it teaches nothing), any other card
 is accepted (read right, or asked and answered). After each hand the learner refits and
 the detector reads with what it adopted. Judged on 30 other shots of the deck (seed 0),
-from no profile and from a profile learnt from one layout at set-up.
+from no profile and from a profile learnt from one layout at set-up (``--starts
+layout``), or learnt deeply from it (``--starts deep``, where torch is installed: play
+then learns the profile's network deeply between hands,
+:data:`kiosk.vision.decks.play_learning.PLAY_DEEP`).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -83,8 +89,18 @@ def run_deck(detector: Detector, deck: str, args: argparse.Namespace) -> dict[st
     held = [(s.image, s.truth()) for s in render_table_shots(deck, args.seed, args.judge_shots)]
     hands = render_table_shots(deck, args.seed + 2, max(args.hands) * SHOTS_A_HAND)
     layout = read_layout(detector, render_layout(deck, args.seed + 100).image, "layout")
-    starts: dict[str, DeckProfile | None] = {
-        "no profile": None, "layout profile": learn_deck(detector, [layout.photo])}
+    starts: dict[str, DeckProfile | None] = {}
+    if "none" in args.starts:
+        starts["no profile"] = None
+    if "layout" in args.starts:
+        starts["layout profile"] = learn_deck(detector, [layout.photo])
+    if "deep" in args.starts:
+        from kiosk.vision.decks.deep_enrolment import learn_deck_deeply
+
+        started = time.monotonic()
+        starts["deep layout"] = learn_deck_deeply(detector, [layout.photo])
+        print(f"{deck}: learnt deeply from the layout in {time.monotonic() - started:.0f} s",
+              flush=True)
     out: dict[str, Any] = {}
     for start, profile in starts.items():
         detector.use_deck(profile)
@@ -94,7 +110,9 @@ def run_deck(detector: Detector, deck: str, args: argparse.Namespace) -> dict[st
         for number in range(1, max(args.hands) + 1):
             chunk = hands[(number - 1) * SHOTS_A_HAND : number * SHOTS_A_HAND]
             accepted, corrected, added = play_hand(detector, learner, number, chunk)
+            started = time.monotonic()
             learnt = learner.refit()
+            took = time.monotonic() - started
             if learnt is not None:
                 detector.use_deck(learnt)
             if number in args.hands:
@@ -103,7 +121,8 @@ def run_deck(detector: Detector, deck: str, args: argparse.Namespace) -> dict[st
                 note = (f"accepted {accepted}, corrected {corrected}, pool {learner.cards} "
                         f"cards; refits adopted {sum(r.adopted for r in learner.refits)} of "
                         f"{len(learner.refits)}"
-                        + (f" (last check {last.before}->{last.after} of {last.checked})"
+                        + (f" (last check {last.before}->{last.after} of {last.checked}"
+                           f"{', network' if last.deep else ''}, {took:.0f} s)"
                            if last else ""))
                 show_row(deck, start, number, rows[str(number)], note)
         out[start] = rows
@@ -123,6 +142,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--judge-shots", type=int, default=30)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--starts", nargs="+", choices=["none", "layout", "deep"],
+                        default=["none", "layout"],
+                        help="what play starts from: no profile, a quick profile from one "
+                             "layout, or a deep one (needs torch)")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
     detector = Detector(threads=args.threads)

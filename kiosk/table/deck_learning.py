@@ -9,7 +9,8 @@ Three threads meet here, each doing only its own part:
   detector never changes under a frame it is reading;
 - the screen's thread (:meth:`TableDeckLearning.follow`, on every change of the
   session) notices a hand finished, and which of its cards the players corrected;
-- a worker thread settles that hand and refits (a second or two), away from both.
+- a worker thread settles that hand and refits (a second or two; a deep profile's
+  network learns for up to a minute where torch is installed), away from both.
 
 An adopted profile is kept beside the table's calibration (``-learnt.npz`` beside the
 set-up profile, which stays as it was learnt), so a restart at this table reads with
@@ -177,7 +178,8 @@ class TableDeckLearning:
         self.last_note = f"Deck learning: hand {hand} taught {added} patches"
         if len(learner.refits) > tried:
             last = learner.refits[-1]
-            self.last_note += (f"; a refit on {last.cards} cards named {last.after} of the "
+            what = "its network learnt again" if last.deep else "a refit"
+            self.last_note += (f"; {what} on {last.cards} cards named {last.after} of the "
                                f"last hand's {last.checked} right (the deck in use "
                                f"{last.before}): " + ("read with it now." if last.adopted
                                                       else "kept the deck in use."))

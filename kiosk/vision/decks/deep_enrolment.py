@@ -35,6 +35,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -110,15 +111,9 @@ def learn_deck_deeply(
     shipped index classifier is where the learning starts, whatever profile it reads
     with now), with ``settings`` (default :data:`SETTINGS`). ``progress`` hears the
     share done, 0 to 1, as it learns."""
-    import torch
+    from kiosk.vision.decks.naming_network import export_bytes
 
     settings = settings or SETTINGS
-    from kiosk.vision.decks.naming_network import (
-        augment_harder,
-        export_bytes,
-        network_from_export,
-        to_tensor,
-    )
 
     shipped = detector.shipped_namer
     if shipped is None or not shipped.has_features:
@@ -135,11 +130,34 @@ def learn_deck_deeply(
     deck_y = np.asarray([index[n] for n in crops.index_names], np.int64)
     replay_x, replay_y = load_replay(replay, classes, shipped.patch)
 
+    model = fine_tune(shipped.path.read_bytes(), deck_x, deck_y, replay_x, replay_y,
+                      settings, rng, progress)
+    namer = export_bytes(model, classes, shipped.patch, shipped.margin)
+    heads = {}
+    suit = fit_suit_head(detector, crops)
+    if suit is not None:
+        heads[SUIT] = suit
+    enrolled = tuple(sorted(set(crops.index_names) - {NONE}))
+    return DeckProfile(heads, enrolled, deck, len(photos), len(deck_y), namer=namer,
+                       namer_from=shipped.digest)
+
+
+def fine_tune(start: bytes, deck_x: np.ndarray, deck_y: np.ndarray, replay_x: np.ndarray,
+              replay_y: np.ndarray, settings: DeepSettings, rng: np.random.Generator,
+              progress: Callable[[float], None] | None = None) -> Any:
+    """The recipe deep enrolment and play's deep learning share: the network ``start``
+    (an ONNX export) learnt on the deck's patches ``deck_x`` (BGR, their class ids
+    ``deck_y``, each class weighing the same in a batch) with the replay's patches in every
+    batch, augmented harder, its batch norms keeping the statistics it came with; the
+    torch network, in eval mode (``naming_network.export_bytes`` makes it ONNX again)."""
+    import torch
+
+    from kiosk.vision.decks.naming_network import augment_harder, network_from_export, to_tensor
+
     torch.manual_seed(settings.seed)
     if settings.threads:
         torch.set_num_threads(settings.threads)
-    model = network_from_export(shipped.path.read_bytes(),
-                                np.concatenate([replay_x, deck_x[: len(replay_x)]]))
+    model = network_from_export(start, np.concatenate([replay_x, deck_x[: len(replay_x)]]))
     model.eval()  # the batch norms keep the shipped statistics; no dropout
     convs = [i for i, layer in enumerate(model) if isinstance(layer, torch.nn.Conv2d)]
     first = convs[settings.frozen] if settings.frozen < len(convs) else len(model) - 1
@@ -147,7 +165,7 @@ def learn_deck_deeply(
     optimizer = torch.optim.Adam(learning, lr=settings.rate)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
     generator = torch.Generator().manual_seed(settings.seed)
-    counts = np.bincount(deck_y, minlength=len(classes)).astype(np.float64)
+    counts = np.bincount(deck_y).astype(np.float64)
     weight = 1.0 / counts[deck_y]
     weight /= weight.sum()
     started = time.monotonic()
@@ -165,11 +183,5 @@ def learn_deck_deeply(
             progress((step + 1) / settings.steps)
         if time.monotonic() - started > settings.most_seconds:
             break
-    namer = export_bytes(model, classes, shipped.patch, shipped.margin)
-    heads = {}
-    suit = fit_suit_head(detector, crops)
-    if suit is not None:
-        heads[SUIT] = suit
-    enrolled = tuple(sorted(set(crops.index_names) - {NONE}))
-    return DeckProfile(heads, enrolled, deck, len(photos), len(deck_y), namer=namer,
-                       namer_from=shipped.digest)
+    model.eval()
+    return model

@@ -23,6 +23,14 @@ What keeps it safe:
   hand's patches, which it never saw, at least as well as the layer in use; only then
   is it refitted on every hand and adopted.
 
+A *deep* profile (``kiosk enrol --deep``: a network of its own) learns deeply in play too,
+where torch is installed: its network learns the pool again with deep enrolment's recipe
+(:func:`kiosk.vision.decks.deep_enrolment.fine_tune`, the replay patches in every batch,
+:data:`PLAY_DEEP`'s fewer steps on one thread, between hands), from the earlier hands,
+and is adopted as it was checked: only if it names the latest hand's patches at least
+as well as the network in use. Without torch, or for a quick profile, the last layer is
+refitted as above.
+
 No torch and no camera here: the table's camera thread hands in each frame's picture
 and boxes (:meth:`PlayLearning.look`), the table session says which cards each hand
 accepted (:meth:`PlayLearning.settle`), and :meth:`PlayLearning.refit` returns the
@@ -41,6 +49,7 @@ import numpy as np
 from kiosk.rules.cards import EUCHRE_NAMES
 from kiosk.vision.cards.index_classifier import crop
 from kiosk.vision.decks.deck_profile import INDEX, SHIPPED, DeckProfile, FitSettings, Head, fit_head
+from kiosk.vision.decks.deep_enrolment import DeepSettings
 
 #: the newest patches kept for each card (every quarter turn of each is learnt from)
 PER_CARD = 24
@@ -56,6 +65,9 @@ FEWEST_CARDS = 8
 PULL = 0.2
 #: the cards and markers a table's pack holds: nothing else is learnt
 PACK = frozenset(EUCHRE_NAMES) | {"5C", "5D", "5H", "5S"}
+#: how a deep profile's network learns between hands: deep enrolment's recipe, fewer
+#: steps, on one thread (the camera's reading keeps the other cores), within a minute
+PLAY_DEEP = DeepSettings(steps=120, most_seconds=60.0, threads=1)
 
 
 class Namer(Protocol):
@@ -88,15 +100,20 @@ class Refit:
     after: int
     checked: int
     cards: int  #: cards with patches in the pool
+    deep: bool = False  #: the profile's own network learnt again, not its last layer
 
 
 class PlayLearning:
     """Collects patches of accepted cards hand by hand and refits the profile's index layer."""
 
     def __init__(self, namer: Namer, profile: DeckProfile | None = None, *,
-                 per_card: int = PER_CARD, pull: float = PULL) -> None:
-        self.namer = namer
+                 per_card: int = PER_CARD, pull: float = PULL,
+                 deep: DeepSettings | None = PLAY_DEEP) -> None:
+        """``deep``: how a deep profile's network learns in play (None: only its last
+        layer, as a quick profile's)."""
+        self.namer = _namer_of(profile, namer)
         self.profile = profile
+        self.deep = deep
         #: what every profile this learning adopts grew from: the table's set-up profile
         #: (its fingerprint; a profile play taught before keeps its own origin), or SHIPPED
         self.origin = origin_of(profile)
@@ -169,14 +186,16 @@ class PlayLearning:
         if self.cards < FEWEST_CARDS or not rows:
             return None
         latest = max(hand for _, hand, _ in rows)
+        if len({n for n, h, _ in rows if h < latest}) < FEWEST_CARDS:
+            return None
+        if self._learns_deeply():
+            return self._refit_deeply(rows, latest)
         names, hands, patches = zip(*rows, strict=True)
         features, labels = self._features(list(patches), list(names))
         turned_hands = np.repeat(np.array(hands), 4)
         current = self._current_head()
         earlier = turned_hands < latest
         held = ~earlier
-        if not earlier.any() or len({n for n, h, _ in rows if h < latest}) < FEWEST_CARDS:
-            return None
         trial = fit_head(features[earlier], [labels[i] for i in np.flatnonzero(earlier)],
                          current, self.settings)
         truth = np.array([current.classes.index(n) for n in labels])
@@ -193,6 +212,58 @@ class PlayLearning:
             grown_from=self.origin)
         return self.profile
 
+    def _learns_deeply(self) -> bool:
+        """A deep profile, settings to learn it with, and torch to learn with."""
+        if self.deep is None or self.profile is None or not self.profile.deep:
+            return False
+        from kiosk.vision.decks.deep_enrolment import missing_extras
+
+        return missing_extras() is None
+
+    def _refit_deeply(self, rows: list[tuple[str, int, np.ndarray]], latest: int
+                      ) -> DeckProfile | None:
+        """The profile's network learnt on the earlier hands' patches (deep enrolment's
+        recipe), adopted if it names the latest hand's patches at least as well as the
+        network and layer in use (the network adopted is the one checked)."""
+        from kiosk.vision.cards.index_classifier import IndexClassifier
+        from kiosk.vision.decks.deep_enrolment import REPLAY, fine_tune, load_replay
+        from kiosk.vision.decks.naming_network import export_bytes
+
+        profile, settings = self.profile, self.deep
+        assert profile is not None and settings is not None
+        classes = tuple(self.namer.classes)
+        index = {c: i for i, c in enumerate(classes)}
+        earlier = [(n, p) for n, h, p in rows if h < latest and n in index]
+        held = [(n, p) for n, h, p in rows if h == latest and n in index]
+        if not earlier or not held:
+            return None
+        turned = [(n, np.ascontiguousarray(np.rot90(p, k))) for n, p in earlier
+                  for k in range(4)]  # cards lie at any angle
+        deck_x = np.stack([p for _, p in turned])
+        deck_y = np.asarray([index[n] for n, _ in turned], np.int64)
+        replay_x, replay_y = load_replay(REPLAY, classes, self.namer.patch)
+        model = fine_tune(profile.namer, deck_x, deck_y, replay_x, replay_y, settings,
+                          np.random.default_rng(settings.seed + latest))
+        network = export_bytes(model, classes, self.namer.patch, self.namer.margin)
+        learnt = IndexClassifier(network, settings.threads)
+        patches = [p for _, p in held]
+        names = [n for n, _ in held]
+        before = _named_right(self.namer, self._current_head(), patches, names)
+        after = _named_right(learnt, learnt.head(), patches, names)
+        checked = 4 * len(held)
+        adopted = after >= before
+        self.refits.append(Refit(adopted, before, after, checked, self.cards, deep=True))
+        if not adopted:
+            return None
+        cards = sorted(self._pool)
+        self.namer = learnt
+        self.profile = replace(
+            profile, namer=network,
+            heads={k: v for k, v in profile.heads.items() if k != INDEX},  # learnt anew
+            enrolled=tuple(sorted(set(profile.enrolled) | set(cards))),
+            patches=sum(len(p) for p in self._pool.values()), grown_from=self.origin)
+        return self.profile
+
     def _current_head(self) -> Head:
         """The index layer the table reads with now: the profile's, else the shipped one."""
         if self.profile is not None and INDEX in self.profile.heads:
@@ -206,6 +277,29 @@ class PlayLearning:
         rows = np.concatenate([self.namer.features(turned[s : s + 512])
                                for s in range(0, len(turned), 512)])
         return rows, [n for n in names for _ in range(4)]
+
+
+def _named_right(namer: Namer, head: Head, patches: list[np.ndarray], names: list[str]
+                 ) -> int:
+    """How many of ``patches``, each at every quarter turn, ``head`` over ``namer``'s
+    features names as ``names`` says."""
+    turned = [np.ascontiguousarray(np.rot90(p, k)) for p in patches for k in range(4)]
+    features = np.concatenate([namer.features(turned[s : s + 512])
+                               for s in range(0, len(turned), 512)])
+    truth = np.array([head.classes.index(n) for n in names for _ in range(4)])
+    return int((head.logits(features).argmax(1) == truth).sum())
+
+
+def _namer_of(profile: DeckProfile | None, namer: Namer) -> Namer:
+    """The network a profile reads with: a deep profile's own (read from its bytes when
+    ``namer``, the one the detector reads with now, is another), else ``namer``."""
+    if profile is None or not profile.deep:
+        return namer
+    if getattr(namer, "digest", None) == profile.namer_digest:
+        return namer
+    from kiosk.vision.cards.index_classifier import IndexClassifier
+
+    return IndexClassifier(profile.namer, 1)
 
 
 def origin_of(profile: DeckProfile | None) -> str:

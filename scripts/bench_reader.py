@@ -363,7 +363,7 @@ def card_latencies(events: list[tuple[float, Any]], plays: list[dict[str, Any]]
     for p in plays:
         since = p["t_rest"] - 0.5
         right = [t for t, e in events if isinstance(e, CardPlayed) and t >= since
-                 and e.seat == p["seat"] and e.card == p["card"]]
+                 and str(e.seat) == p["seat"] and str(e.card) == p["card"]]
         asked = [t for t, about, seat in questions
                  if t >= since and seat == p["seat"] and about == p["trick"] - 1]
         if right:
@@ -382,7 +382,8 @@ def _questions(events: list[tuple[float, Any]]) -> list[tuple[float, int, str]]:
             trick += 1
         elif getattr(event, "kind", None) in QUESTIONS and event.seat is not None:
             # a question about a trick already taken in names it (1 = the first)
-            found.append((t, trick if event.trick is None else event.trick - 1, event.seat))
+            found.append((t, trick if event.trick is None else event.trick - 1,
+                          str(event.seat)))
     return found
 
 

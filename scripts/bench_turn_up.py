@@ -141,7 +141,7 @@ def score(job: dict[str, Any], kitty: Any, record: dict[str, Any],
     shown = [(t, e) for t, e in events
              if isinstance(e, KittySeen) and e.change == KittyChange.SHOWN]
     # the table session takes the turn-up from the kitty until the first bid is tapped
-    offered = [e.card for t, e in shown if t <= kitty.first_bid_at]
+    offered = [str(e.card) for t, e in shown if t <= kitty.first_bid_at]
     read = offered[-1] if offered else None
     fates = [e.change.value for _t, e in events
              if isinstance(e, KittySeen) and e.change != KittyChange.SHOWN]

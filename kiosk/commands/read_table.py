@@ -161,7 +161,7 @@ class TableStills:
             for seat, reader in readers.items():
                 for event in reader.feed(t, boxes):
                     if isinstance(event, KittySeen) and event.change == KittyChange.SHOWN:
-                        shown[seat] = event.card
+                        shown[seat] = str(event.card)
         return next(iter(shown.values())) if len(shown) == 1 else None
 
 

@@ -99,7 +99,7 @@ def kitty_turn_up(events: Sequence[tuple[float, Any]]) -> str | None:
     from kiosk.vision.events import KittyChange, KittySeen
 
     shown = [e for _t, e in events if isinstance(e, KittySeen) and e.change == KittyChange.SHOWN]
-    return shown[-1].card if shown else None
+    return str(shown[-1].card) if shown else None
 
 
 def guess_turn_up(tricks: list[list[str]], trump: str | None) -> str:

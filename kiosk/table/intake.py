@@ -19,6 +19,7 @@ from kiosk.vision.events import (
     TrickCleared,
     TrickComplete,
     VisionEvent,
+    as_card,
 )
 
 
@@ -46,7 +47,8 @@ class CameraIntake:
     def _apply_vision(self, event: VisionEvent, seq: int) -> None:
         hand = self.hand
         if isinstance(event, ReaderWarning):
-            self._notice(event.message, event.seat, seq, kind=str(event.kind))
+            self._notice(event.message, None if event.seat is None else str(event.seat), seq,
+                         kind=str(event.kind))
             return
         if hand is None or hand.view is None:
             return
@@ -65,15 +67,15 @@ class CameraIntake:
             return
         assert isinstance(event, CardPlayed)
         view = hand.view
-        try:
-            card = referee.normalize_card(event.card)
-        except ValueError:
+        seat = str(event.seat)
+        seen = as_card(event.card)
+        if seen is None or not seen.is_euchre:
             self._notice(f"The camera saw something it cannot name in front of "
-                         f"{referee.seat_name(event.seat)}. Tap the card to fix it.",
-                         event.seat, seq)
+                         f"{referee.seat_name(seat)}. Tap the card to fix it.", seat, seq)
             return
+        card = str(seen)
         if view.phase == "bidding":
-            if not hand.bids and hand.turn_up is None and event.seat == hand.dealer:
+            if not hand.bids and hand.turn_up is None and seat == hand.dealer:
                 # Before any bid, a card at the dealer's place is the turn-up.
                 hand.turn_up = card
                 hand.turn_up_source = "camera"
@@ -84,15 +86,15 @@ class CameraIntake:
             return  # the hand is settled or waits for the players: later cards change nothing
         doubt = hand.suggestion
         if (doubt is not None and not doubt.twin
-                and (event.seat, card) == (doubt.seat, doubt.was)):
+                and (seat, card) == (doubt.seat, doubt.was)):
             # the card the camera doubts in an earlier trick, seen again: a later play of
             # it (if the players agree it was misread there) waits for their answer
-            hand.held_back = (event.seat, card)
+            hand.held_back = (seat, card)
             return
-        if (event.seat, card) in hand.plays or hand.pending.get(event.seat) == card:
+        if (seat, card) in hand.plays or hand.pending.get(seat) == card:
             return  # the same card seen again (the reader re-reported it)
-        index = self._visible_play(event.seat)
-        if index is not None and view.tricks[-1].winner is not None and view.to_play == event.seat:
+        index = self._visible_play(seat)
+        if index is not None and view.tricks[-1].winner is not None and view.to_play == seat:
             # a new card from the finished trick's winner: the next trick's lead (the
             # clear was missed), never a change to the finished trick
             hand.cleared = len(view.tricks)
@@ -103,25 +105,25 @@ class CameraIntake:
             # never a card the players set, nor one of a finished trick (asked instead).
             was = hand.plays[index][1]
             trick = len(view.tricks)
-            if self._outranked(trick, event.seat, card, was, seq):
+            if self._outranked(trick, seat, card, was, seq):
                 return
-            hand.plays[index] = (event.seat, card)
+            hand.plays[index] = (seat, card)
             hand.changed_at = seq
-            self._notice(f"The camera now reads {referee.seat_name(event.seat)}'s card as "
+            self._notice(f"The camera now reads {referee.seat_name(seat)}'s card as "
                          f"the {referee.card_words(card)} (it read the "
-                         f"{referee.card_words(was)} before).", event.seat, seq)
+                         f"{referee.card_words(was)} before).", seat, seq)
             self._rebuild()
             return
         trick_empty = not view.tricks or view.tricks[-1].winner is not None
-        if view.to_play != event.seat and trick_empty and not hand.pending:
+        if view.to_play != seat and trick_empty and not hand.pending:
             leader = referee.seat_name(view.to_play)
-            self._notice(f"{referee.seat_name(event.seat)}'s card came before {leader} led. "
-                         "If it was a lead out of turn, call the director.", event.seat, seq)
-        problem = referee.check_play(view, event.seat, card)
+            self._notice(f"{referee.seat_name(seat)}'s card came before {leader} led. "
+                         "If it was a lead out of turn, call the director.", seat, seq)
+        problem = referee.check_play(view, seat, card)
         if problem:
-            self._notice(problem, event.seat, seq)
+            self._notice(problem, seat, seq)
             return
-        self._play_seen(event.seat, card, seq)
+        self._play_seen(seat, card, seq)
 
     def _play_seen(self, seat: str, card: str, seq: int) -> None:
         """A card the camera saw, which the rules take: played, or waiting for its turn."""
@@ -151,12 +153,12 @@ class CameraIntake:
         turned down) is kept, to be weighed against the bids (kiosk.table.turn_up)."""
         hand = self.hand
         assert hand is not None and hand.view is not None
-        if event.seat != hand.dealer:
+        if str(event.seat) != hand.dealer:
             return  # another hand's kitty
-        try:
-            card = referee.normalize_card(event.card)
-        except ValueError:
+        seen = as_card(event.card)
+        if seen is None or not seen.is_euchre:
             return
+        card = str(seen)
         if event.change == KittyChange.SHOWN:
             if (hand.view.phase == "bidding" and not hand.bids
                     and hand.turn_up_source in ("", "camera") and hand.turn_up != card):
@@ -177,28 +179,28 @@ class CameraIntake:
         assert hand is not None and hand.view is not None
         if self.phase not in (Phase.PLAYING, Phase.RENEGE):
             return
-        try:
-            card, was = referee.normalize_card(event.card), referee.normalize_card(event.was)
-        except ValueError:
+        seen, seen_before = as_card(event.card), as_card(event.was)
+        if seen is None or seen_before is None or not (seen.is_euchre and seen_before.is_euchre):
             return
-        index = referee.play_index(hand.view, event.trick, event.seat)
-        if index is None or hand.plays[index] != (event.seat, was):
+        card, was, seat = str(seen), str(seen_before), str(event.seat)
+        index = referee.play_index(hand.view, event.trick, seat)
+        if index is None or hand.plays[index] != (seat, was):
             return
-        if (event.trick, event.seat) in hand.fixed:
+        if (event.trick, seat) in hand.fixed:
             return  # the players set this card: no camera read changes it
         plays = list(hand.plays)
-        plays[index] = (event.seat, card)
+        plays[index] = (seat, card)
         trial = referee.replay(self.profile, hand.dealer, hand.turn_up, hand.bids, plays,
                                hand.renege_choice)
         if trial.problem:
-            self._notice(f"The camera now reads {referee.seat_name(event.seat)}'s card in "
+            self._notice(f"The camera now reads {referee.seat_name(seat)}'s card in "
                          f"trick {event.trick} as the {referee.card_words(card)}, but the "
                          f"record cannot take it: {trial.problem.rstrip('.')}. Please tap "
                          "that card.",
-                         event.seat, seq)
+                         seat, seq)
             return
         if fixing.is_finished(hand, event.trick):
-            self._suggest(Suggestion(event.trick, event.seat, card, was), seq)
+            self._suggest(Suggestion(event.trick, seat, card, was), seq)
             return
         hand.plays = plays
         hand.changed_at = seq

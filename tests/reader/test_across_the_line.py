@@ -62,7 +62,8 @@ def test_across_the_line_the_zone_still_decides_when_it_is_that_seats_turn() -> 
     """East leads: the card by East's side of the line is East's, as its zone says."""
     script = [(0.2, 9.0, _box("9H", NEAR_CORNER))]
     reader, events = _read("E", script)
-    assert [(e.seat, e.card) for e in events if isinstance(e, CardPlayed)] == [("E", "9H")]
+    assert [(str(e.seat), str(e.card)) for e in events
+            if isinstance(e, CardPlayed)] == [("E", "9H")]
 
 
 def test_a_card_put_across_the_line_where_a_card_was_taken_back_replaces_it() -> None:
@@ -79,6 +80,7 @@ def test_a_card_put_across_the_line_where_a_card_was_taken_back_replaces_it() ->
     reader, events = _read("N", script, end=12.0)
     assert SeatZones().seat_across((0.62, 0.61), 0.04) == "S"
     assert reader.all_tricks() == [[("N", "QC"), ("E", "TD"), ("S", "TS"), ("W", "9S")]]
-    assert [e.seat for e in events if isinstance(e, ReaderWarning) and e.kind == CARD_REPLACED] == [
+    assert [str(e.seat) for e in events
+            if isinstance(e, ReaderWarning) and e.kind == CARD_REPLACED] == [
         "E"
     ]

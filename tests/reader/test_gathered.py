@@ -52,7 +52,7 @@ def test_an_unread_card_does_not_hold_the_trick_after_it_was_taken_in() -> None:
     assert reader.tricks[0] == [("N", "9C"), ("S", "JC"), ("W", "QC")]
     assert reader.all_tricks()[1] == [("N", "AH"), ("E", "KH")]
     asked = [e for e in events if isinstance(e, ReaderWarning) and e.kind == MISSING_CARD]
-    assert [e.seat for e in asked] == ["E"]
+    assert [str(e.seat) for e in asked] == ["E"]
     assert not any(isinstance(e, ReaderWarning) and e.kind == "card_replaced" for e in events)
 
 
@@ -69,7 +69,7 @@ def test_a_lone_lead_taken_back_and_replaced_is_still_a_replacement() -> None:
     )
     assert reader.all_tricks() == [[("N", "AH"), ("E", "KH")]]
     assert not any(isinstance(e, TrickCleared) for e in events)
-    assert [e.card for e in events if isinstance(e, CardPlayed)] == ["9C", "AH", "KH"]
+    assert [str(e.card) for e in events if isinstance(e, CardPlayed)] == ["9C", "AH", "KH"]
 
 
 def test_a_misread_that_lay_there_before_the_trick_was_full_is_not_the_next_lead() -> None:
@@ -89,7 +89,7 @@ def test_a_misread_that_lay_there_before_the_trick_was_full_is_not_the_next_lead
     )
     assert reader.tricks[0] == [("S", "QH"), ("W", "TH"), ("N", "KS"), ("E", "TD")]
     assert reader.all_tricks()[1] == [("S", "TC")]
-    assert "KC" not in [e.card for e in events if isinstance(e, CardPlayed)]
+    assert "KC" not in [str(e.card) for e in events if isinstance(e, CardPlayed)]
 
 
 def _gathering(sweep: bool) -> tuple[TrickReader, list[object]]:
@@ -126,7 +126,7 @@ def test_a_name_read_while_the_trick_is_gathered_is_not_a_replacement() -> None:
     second one when the true AC was played later ("seen twice")."""
     reader, events = _gathering(sweep=True)
     assert reader.tricks[0] == [("N", "9C"), ("E", "TC"), ("S", "JC"), ("W", "QC")]
-    assert "AC" not in [e.card for e in events if isinstance(e, CardPlayed)]
+    assert "AC" not in [str(e.card) for e in events if isinstance(e, CardPlayed)]
     assert not any(isinstance(e, ReaderWarning) and e.kind == "card_replaced" for e in events)
 
 
@@ -135,5 +135,5 @@ def test_a_card_replaced_while_the_rest_of_the_full_trick_lies_still_is_a_replac
     trick filled, which must still replace East's card."""
     reader, events = _gathering(sweep=False)
     assert reader.tricks[0] == [("N", "9C"), ("E", "AC"), ("S", "JC"), ("W", "QC")]
-    assert any(isinstance(e, ReaderWarning) and e.kind == "card_replaced" and e.seat == "E"
+    assert any(isinstance(e, ReaderWarning) and e.kind == "card_replaced" and str(e.seat) == "E"
                for e in events)

@@ -43,11 +43,11 @@ def _read(
 
 
 def _north(events: list[VisionEvent]) -> list[tuple[float, str]]:
-    return [(e.t, e.card) for e in events if isinstance(e, CardPlayed) and e.seat == "N"]
+    return [(e.t, str(e.card)) for e in events if isinstance(e, CardPlayed) and str(e.seat) == "N"]
 
 
 def _asked(events: list[VisionEvent], kind: str) -> list[str | None]:
-    return [e.seat for e in events if isinstance(e, ReaderWarning) and e.kind == kind]
+    return [str(e.seat) for e in events if isinstance(e, ReaderWarning) and e.kind == kind]
 
 
 # North's AS read AC for the first frames it lay there, then AS

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kiosk.rules.cards import Card, Seat
 from kiosk.vision.camera.calibration import Calibration
 from kiosk.vision.events import CardPlayed, KittyChange, KittySeen, ReaderWarning
 from kiosk.vision.reader import TrickReader
@@ -49,7 +50,7 @@ def run(reader: TrickReader, start: float, end: float, boxes: Any) -> list[Any]:
 
 
 def kitty_events(events: list[Any]) -> list[tuple[str, str, str]]:
-    return [(e.change.value, e.seat, e.card) for e in events if isinstance(e, KittySeen)]
+    return [(e.change.value, str(e.seat), str(e.card)) for e in events if isinstance(e, KittySeen)]
 
 
 def shown(reader: TrickReader, card: str = "9H") -> list[Any]:
@@ -132,7 +133,7 @@ def test_the_turn_up_turned_down_read_at_another_seat_is_put_to_the_players() ->
     east = (0.72, 0.5)
     events = run(reader, 5.0, 7.0, lambda t: corners("9H", east))
     played = [e for e in events if isinstance(e, CardPlayed)]
-    assert [(e.seat, e.card) for e in played] == [("E", "9H")]
+    assert [(str(e.seat), str(e.card)) for e in played] == [("E", "9H")]
     assert played[0].confidence < reader.config.sure_confidence
     assert any(isinstance(e, ReaderWarning) and e.kind == "unsure" for e in events)
 
@@ -143,7 +144,8 @@ def test_the_turn_up_taken_is_played_by_the_dealer_without_a_question() -> None:
     reader.new_hand("N", trump="H", turn_up="9H", kept_by="N")  # the session's word
     north = (0.5, 0.28)
     events = run(reader, 2.0, 4.0, lambda t: corners("9H", north))
-    assert [(e.seat, e.card) for e in events if isinstance(e, CardPlayed)] == [("N", "9H")]
+    assert [(str(e.seat), str(e.card)) for e in events
+            if isinstance(e, CardPlayed)] == [("N", "9H")]
     assert not [e for e in events if isinstance(e, ReaderWarning)]
 
 
@@ -158,7 +160,7 @@ def test_the_sessions_word_on_the_turn_up_wins_over_what_the_camera_saw() -> Non
 def test_a_kitty_event_keeps_its_facts_through_the_journal() -> None:
     from kiosk.vision.events import event_from_json
 
-    event = KittySeen("W", "AD", KittyChange.TURNED_DOWN, 12.5, 1.0)
+    event = KittySeen(Seat.W, Card.parse("AD"), KittyChange.TURNED_DOWN, 12.5, 1.0)
     assert event_from_json(event.to_json()) == event
 
 

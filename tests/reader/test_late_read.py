@@ -39,7 +39,8 @@ def _doubtful_north(doubt_until: float, south_at: float, west_at: float, seconds
                               (west_at, "AH", WEST_BOX)):
             if t >= at:
                 seen.append(_sighting(card, box))
-        played += [(e.seat, e.card) for e in reader.feed(t, seen) if isinstance(e, CardPlayed)]
+        played += [(str(e.seat), str(e.card)) for e in reader.feed(t, seen)
+                   if isinstance(e, CardPlayed)]
     return reader, played
 
 
@@ -101,6 +102,6 @@ def test_a_card_first_misread_as_a_card_already_played_keeps_its_place() -> None
     kinds = [e.kind for _t, e in events if isinstance(e, ReaderWarning)]
     assert "seen_twice" in kinds
     assert "out_of_turn" not in kinds
-    reported = [(e.seat, e.card) for _t, e in events if isinstance(e, CardPlayed)]
+    reported = [(str(e.seat), str(e.card)) for _t, e in events if isinstance(e, CardPlayed)]
     assert reported[4:] == [("N", "9C"), ("E", "TC"), ("S", "AC"), ("W", "QC")]
     assert reader.all_tricks()[1] == [("W", "QC"), ("N", "9C"), ("E", "TC"), ("S", "AC")]

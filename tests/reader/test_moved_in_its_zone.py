@@ -51,7 +51,7 @@ def test_a_card_read_only_after_it_moved_keeps_the_turn_it_came_down_in() -> Non
     events: list[VisionEvent] = []
     for frame in range(int(9.0 * FPS)):
         events += reader.feed(frame / FPS, _frame(frame / FPS))
-    asked = [e.seat for e in events if isinstance(e, ReaderWarning) and e.kind == AMBIGUOUS]
+    asked = [str(e.seat) for e in events if isinstance(e, ReaderWarning) and e.kind == AMBIGUOUS]
     assert asked == ["N"]  # the doubt was put to the players while it lasted
     assert reader.all_tricks() == [[("W", "QC"), ("N", "AC"), ("E", "9C"), ("S", "QS")]]
 

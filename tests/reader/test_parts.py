@@ -63,7 +63,7 @@ def test_a_trick_taken_in_before_its_cards_were_read() -> None:
 
 
 def test_warnings_say_cards_in_words_never_codes() -> None:
-    w = ReaderWarning(WarningKind.SEEN_TWICE, "", "E", 5.0, card=Card.parse("AC"),
+    w = ReaderWarning(WarningKind.SEEN_TWICE, "", Seat.E, 5.0, card=Card.parse("AC"),
                       other_seat=Seat.N, other_trick=1)
     assert narrate(w) == ("The ace of clubs was already read as North's card in trick 1; "
                           "please check East's card.")

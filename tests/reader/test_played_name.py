@@ -62,21 +62,23 @@ def test_a_name_played_earlier_does_not_hold_up_one_still_to_come() -> None:
     reader, events = _hand(second="AC")
     assert _north_in_trick_two(reader) == [("N", "AS")]
     assert not [e for e in events if isinstance(e, ReaderWarning) and e.kind == AMBIGUOUS]
-    (t,) = [e.t for e in events if isinstance(e, CardPlayed) and e.card == "AS"]
+    (t,) = [e.t for e in events if isinstance(e, CardPlayed) and str(e.card) == "AS"]
     assert t < 8.0 + 1.0
 
 
 def test_counted_in_full_the_played_name_holds_it_up() -> None:
     reader, events = _hand(second="AC", config=ReaderConfig(played_weight=1.0))
     assert ("N", "AS") not in _north_in_trick_two(reader)
-    assert [e.seat for e in events if isinstance(e, ReaderWarning) and e.kind == AMBIGUOUS] == ["N"]
+    assert [str(e.seat) for e in events
+            if isinstance(e, ReaderWarning) and e.kind == AMBIGUOUS] == ["N"]
 
 
 def test_a_name_still_to_come_as_runner_up_counts_in_full() -> None:
     # AD not played yet: the two names fight as before and the players are asked
     reader, events = _hand(second="AD")
     assert ("N", "AS") not in _north_in_trick_two(reader)
-    assert [e.seat for e in events if isinstance(e, ReaderWarning) and e.kind == AMBIGUOUS] == ["N"]
+    assert [str(e.seat) for e in events
+            if isinstance(e, ReaderWarning) and e.kind == AMBIGUOUS] == ["N"]
 
 
 def test_the_strongest_rival_counts_not_the_second_read_most() -> None:
@@ -95,4 +97,5 @@ def test_the_strongest_rival_counts_not_the_second_read_most() -> None:
     events = play_script(reader, script, 13.0)
     late = [e for e in events if e.t >= 8.0]
     assert not [e for e in late if isinstance(e, CardPlayed)]
-    assert [(e.seat, e.kind) for e in late if isinstance(e, ReaderWarning)] == [("N", AMBIGUOUS)]
+    assert [(str(e.seat), e.kind) for e in late
+            if isinstance(e, ReaderWarning)] == [("N", AMBIGUOUS)]

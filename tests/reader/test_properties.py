@@ -58,6 +58,6 @@ def test_a_trick_is_read_right_whatever_happens_to_it(leader, cards, view, hidde
         stage.glare(t0, t0 + 0.3, cards[k])
     frames = stage.stream(OracleNoise.level(noise))
     reading = read_stream(frames, stage.calibration, play=Play(leader=leader, trump="S"))
-    played = [(e.seat, e.card) for _t, e in reading.events if isinstance(e, CardPlayed)]
+    played = [(str(e.seat), str(e.card)) for _t, e in reading.events if isinstance(e, CardPlayed)]
     assert set(played) <= set(plays), "a card was reported that nobody played"
     assert reading.tricks_json() == [[f"{s}:{c}" for s, c in plays]]

@@ -57,7 +57,7 @@ def test_a_card_read_twice_whose_twin_is_unseen_is_one_question_naming_both_plac
     two is the ace of clubs, misread. One question names both places, the earlier with its
     trick, so one tap fixes the one that is not the ace of spades (issue 63)."""
     _reader, twice = _read_twice("TC")
-    assert [(w.seat, str(w.other_seat), w.other_trick, str(w.other)) for w in twice] == [
+    assert [(str(w.seat), str(w.other_seat), w.other_trick, str(w.other)) for w in twice] == [
         ("S", "E", 1, "AC")]
     assert "trick 1" in twice[0].message and "East" in twice[0].message
     assert "ace of clubs" in twice[0].message
@@ -70,7 +70,7 @@ def test_a_card_read_twice_whose_twin_was_played_puts_both_places_to_the_players
     reader cannot tell which read is wrong. It asks about South's card *and* about East's
     card in trick 1, naming that trick, so one tap can fix the earlier trick."""
     _reader, twice = _read_twice("AC")
-    assert [(w.seat, w.trick) for w in twice] == [("S", None), ("E", 1)]
+    assert [(str(w.seat), w.trick) for w in twice] == [("S", None), ("E", 1)]
     assert "trick 1" in twice[1].message and "East" in twice[1].message
     assert event_from_json(twice[1].to_json()) == twice[1]
     assert twice[0].key != twice[1].key
@@ -94,10 +94,10 @@ def test_a_seat_put_to_the_players_does_not_hold_up_the_next_card() -> None:
         if 2.4 <= t < 4.6:
             seen.append(_sighting("KC", "S"))
         events += reader.feed(t, seen)
-    warned = [(e.kind, e.seat) for e in events if isinstance(e, ReaderWarning)]
+    warned = [(e.kind, str(e.seat)) for e in events if isinstance(e, ReaderWarning)]
     # East's card lies there unnamed: South did not play out of turn
     assert warned == [(AMBIGUOUS, "E")]
-    played = [(e.seat, e.card, e.t) for e in events if isinstance(e, CardPlayed)]
+    played = [(str(e.seat), str(e.card), e.t) for e in events if isinstance(e, CardPlayed)]
     assert [(seat, card) for seat, card, _t in played] == [("N", "QC"), ("S", "KC")]
     asked_at = next(e.t for e in events if isinstance(e, ReaderWarning))
     # reported as soon as East was asked about, not held until its name settles

@@ -54,10 +54,11 @@ def test_a_card_taken_back_is_gone_though_its_name_is_read_on_another_trick_card
         [("E", "9S")],
     ]
     replaced = [e for e in events if isinstance(e, ReaderWarning) and e.kind == CARD_REPLACED]
-    assert [(e.seat, "nine of clubs" in e.message) for e in replaced] == [("W", True)]
+    assert [(str(e.seat), "nine of clubs" in e.message) for e in replaced] == [("W", True)]
     # the replacement comes before the trick is cleared, in the trick it belongs to
     first_clear = next(i for i, e in enumerate(events) if isinstance(e, TrickCleared))
-    nine = next(i for i, e in enumerate(events) if isinstance(e, CardPlayed) and e.card == "9C")
+    nine = next(i for i, e in enumerate(events)
+                if isinstance(e, CardPlayed) and str(e.card) == "9C")
     assert nine < first_clear
 
 

@@ -37,12 +37,12 @@ def _trick(start: float, plays: list[tuple[str, str]]) -> list[tuple[float, floa
 
 
 def _questions(events: list[object]) -> list[tuple[str | None, str, str]]:
-    return [(e.seat, str(e.card), str(e.other)) for e in events
+    return [(str(e.seat), str(e.card), str(e.other)) for e in events
             if isinstance(e, ReaderWarning) and e.kind == UNSURE]
 
 
 def _played(events: list[object]) -> list[tuple[str, str]]:
-    return [(e.seat, e.card) for e in events if isinstance(e, CardPlayed)]
+    return [(str(e.seat), str(e.card)) for e in events if isinstance(e, CardPlayed)]
 
 
 SPADES = [("W", "TS"), ("N", "AS"), ("E", "9S"), ("S", "KS")]  # West leads
@@ -96,7 +96,7 @@ def test_another_names_doubt_is_asked_at_once() -> None:
         events += reader.feed(t, seen)
     assert ("N", "AS", "None") in _questions(events)
     played = next(i for i, e in enumerate(events)
-                  if isinstance(e, CardPlayed) and e.seat == "N")
+                  if isinstance(e, CardPlayed) and str(e.seat) == "N")
     asked = next(i for i, e in enumerate(events) if isinstance(e, ReaderWarning))
     assert asked == played + 1  # with its CardPlayed, not when the trick is full
 

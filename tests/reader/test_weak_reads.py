@@ -41,11 +41,11 @@ def _read(script: list[ScriptLine], config: ReaderConfig | None = None) -> list[
 
 
 def _north(events: list[VisionEvent]) -> list[tuple[float, str]]:
-    return [(e.t, e.card) for e in events if isinstance(e, CardPlayed) and e.seat == "N"]
+    return [(e.t, str(e.card)) for e in events if isinstance(e, CardPlayed) and str(e.seat) == "N"]
 
 
 def _questions(events: list[VisionEvent], kind: str) -> list[str | None]:
-    return [e.seat for e in events if isinstance(e, ReaderWarning) and e.kind == kind]
+    return [str(e.seat) for e in events if isinstance(e, ReaderWarning) and e.kind == kind]
 
 
 def test_the_pipeline_passes_weak_reads_to_the_reader() -> None:

@@ -13,7 +13,7 @@ demo resumes mid-hand after a restart like a camera would.
 
 >>> steps = script(load_record("N"))
 >>> steps[0].event
-CardPlayed(seat='N', card='9H', t=1.0, confidence=0.99)
+CardPlayed(seat=<Seat.N: 'N'>, card=Card.parse('9H'), t=1.0, confidence=0.99)
 >>> sum(1 for s in steps if s.bid), sum(1 for s in steps if isinstance(s.event, TrickCleared))
 (3, 5)
 """
@@ -29,7 +29,7 @@ from kiosk.rules.cards import Seat
 from kiosk.table.phases import Phase
 from kiosk.table.session import IntentRefused, TableSession
 from kiosk.table.setup import TableSetup
-from kiosk.vision.events import CardPlayed, TrickCleared, TrickComplete, VisionEvent
+from kiosk.vision.events import CardPlayed, TrickCleared, TrickComplete, VisionEvent, face
 
 HERE = Path(__file__).resolve().parent
 RECORD = HERE / "hand1.json"
@@ -73,7 +73,8 @@ def script(record: dict[str, Any], pace: float = 1.0, cards: bool = True) -> lis
     """
     steps: list[Step] = []
     t = 1.0 * pace
-    steps.append(Step(t, CardPlayed(record["dealer"], record["turn_up"], round(t, 3), 0.99)))
+    steps.append(Step(t, CardPlayed(Seat.parse(record["dealer"]), face(record["turn_up"]),
+                                      round(t, 3), 0.99)))
     for index, bid in enumerate(record["bids"]):
         t += 2.0 * pace
         steps.append(Step(t, bid=bid, bid_index=index))
@@ -82,7 +83,7 @@ def script(record: dict[str, Any], pace: float = 1.0, cards: bool = True) -> lis
         for play in trick:
             t += 1.4 * pace
             seat, card = play.split(":")
-            steps.append(Step(t, CardPlayed(seat, card, round(t, 3), 0.97)))
+            steps.append(Step(t, CardPlayed(Seat.parse(seat), face(card), round(t, 3), 0.97)))
         t += 0.8 * pace
         steps.append(Step(t, TrickComplete(round(t, 3))))
         t += 1.6 * pace

@@ -61,7 +61,7 @@ table session, decides whether a card proves a renege.
 >>> north_card = [{"card": "JH", "confidence": 0.9, "box": [45, 20, 50, 25]}]
 >>> events = [e for i in range(10) for e in reader.feed(i / 10, north_card)]
 >>> [(e.kind, e.seat, e.card) for e in events]
-[('card_played', 'N', 'JH')]
+[('card_played', <Seat.N: 'N'>, Card.parse('JH'))]
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ from kiosk.vision.cards.classes import FACE_DOWN
 from kiosk.vision.cards.detection import Detection
 from kiosk.vision.events import WarningKind
 from kiosk.vision.reader.config import ReaderConfig
-from kiosk.vision.reader.coordinator import TrickReader, trick_winner
+from kiosk.vision.reader.coordinator import TrickReader
 
 EUCHRE_CARDS = EUCHRE_NAMES
 
@@ -89,5 +89,5 @@ UNSURE = WarningKind.UNSURE
 __all__ = [
     "AMBIGUOUS", "CARD_REPLACED", "EUCHRE_CARDS", "FACE_DOWN", "MISSING_CARD", "NOT_EUCHRE",
     "OCCLUDED", "OUT_OF_TURN", "SEEN_TWICE", "UNREADABLE", "UNSURE", "Detection",
-    "ReaderConfig", "TrickReader", "trick_winner",
+    "ReaderConfig", "TrickReader",
 ]

@@ -10,7 +10,7 @@ from typing import Any
 
 from kiosk.rules.cards import EUCHRE_NAMES, Card, CardParseError, Seat, Suit
 from kiosk.rules.play import TRICKS_PER_HAND
-from kiosk.rules.tricks import trick_winner as winner
+from kiosk.rules.tricks import trick_winner
 from kiosk.vision.camera.calibration import Calibration
 from kiosk.vision.events import (
     CardPlayed,
@@ -20,6 +20,7 @@ from kiosk.vision.events import (
     TrickComplete,
     VisionEvent,
     WarningKind,
+    face,
 )
 from kiosk.vision.reader import naming, repair, twins
 from kiosk.vision.reader.config import (
@@ -34,7 +35,7 @@ from kiosk.vision.reader.kitty import KittyWatch
 from kiosk.vision.reader.table_fit import TableFit
 from kiosk.vision.reader.track import Track, overlaps
 from kiosk.vision.reader.tracking import Tracks
-from kiosk.vision.reader.trick import Play, Trick, came_down, trick_winner
+from kiosk.vision.reader.trick import Play, Trick, came_down
 from kiosk.vision.reader.zones import Occupancy, Places
 
 #: the rule for a trick's winner: its plays in order, (seat letter, card) -> seat letter
@@ -451,7 +452,7 @@ class TrickReader:
         trick.last_seen = t
         trick.gathered, trick.places_busy = False, t
         events: list[VisionEvent] = [
-            CardPlayed(seat=str(seat), card=card, t=t, confidence=confidence)]
+            CardPlayed(seat=seat, card=face(card), t=t, confidence=confidence)]
         cfg = self.config
         doubt = twins.Doubt.NONE if confidence >= cfg.sure_confidence else twins.Doubt.OTHER
         play = trick.play_of(seat)
@@ -511,7 +512,7 @@ class TrickReader:
             return Seat.parse(self._winner_of(_letters(plays)))
         if self.trump is None:
             return None
-        return winner([(seat, Card.parse(card)) for seat, card in plays], self.trump)
+        return trick_winner([(seat, Card.parse(card)) for seat, card in plays], self.trump)
 
     # ---- repairs across the hand --------------------------------------------------------
     def _reread_earlier(self, track: Track, confidence: float) -> list[VisionEvent]:
@@ -526,7 +527,7 @@ class TrickReader:
         was = repair.apply_reread(found, self._hand)
         seat = found.play.seat
         return [
-            CardReread(trick=found.trick, seat=str(seat), card=found.name, was=was,
+            CardReread(trick=found.trick, seat=seat, card=face(found.name), was=face(was),
                        t=self._now, confidence=found.confidence),
             self._warning(WarningKind.UNSURE, seat, self._now, trick=found.trick,
                           card=_card(found.name), other=_card(was)),
@@ -580,7 +581,7 @@ class TrickReader:
                  card: Card | None = None, other: Card | None = None,
                  other_seat: Seat | None = None, other_trick: int | None = None
                  ) -> ReaderWarning:
-        return ReaderWarning(kind=kind, note="", seat=None if seat is None else str(seat),
+        return ReaderWarning(kind=kind, note="", seat=seat,
                              t=t, trick=trick, card=card, other=other,
                              other_seat=other_seat, other_trick=other_trick)
 
@@ -602,4 +603,4 @@ class TrickReader:
 
 
 
-__all__ = ["TrickReader", "WinnerRule", "trick_winner"]
+__all__ = ["TrickReader", "WinnerRule"]

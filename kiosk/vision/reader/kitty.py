@@ -18,10 +18,10 @@ it against the bids. The card's fate also tells the reader who may still play it
 (True, False, False)
 >>> nine = [("9H", 0.9, [(0.78, 0.11), (0.82, 0.07)])]
 >>> events = [e for i in range(8) for e in watch.see(i / 8, nine, [])]
->>> [(e.change.value, e.seat, e.card) for e in events]
+>>> [(e.change.value, str(e.seat), str(e.card)) for e in events]
 [('shown', 'N', '9H')]
 >>> later = [e for i in range(8, 30) for e in watch.see(i / 8, [], [(0.8, 0.09)])]
->>> [(e.change.value, e.card) for e in later], watch.out_of_play(Seat.N)
+>>> [(e.change.value, str(e.card)) for e in later], watch.out_of_play(Seat.N)
 ([('turned_down', '9H')], {'9H'})
 """
 
@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from kiosk.rules.cards import EUCHRE_NAMES, Seat
 from kiosk.vision.camera.calibration import SeatZones
-from kiosk.vision.events import KittyChange, KittySeen, VisionEvent
+from kiosk.vision.events import KittyChange, KittySeen, VisionEvent, face
 from kiosk.vision.reader.config import ReaderConfig
 
 #: how far past the zones' outer edge (table units) the kitty may lie: the band to the edge
@@ -173,7 +173,7 @@ class KittyWatch:
         self._last_face = t
         self._rest = top.corners
         confidence = top.total / (top.total + rival)
-        return [KittySeen(seat=str(self.dealer), card=name, change=KittyChange.SHOWN, t=t,
+        return [KittySeen(seat=self.dealer, card=face(name), change=KittyChange.SHOWN, t=t,
                           confidence=round(confidence, 3))]
 
     # ---- after: taken, or turned down ---------------------------------------------------
@@ -201,5 +201,5 @@ class KittyWatch:
             self.fate = KittyChange.TURNED_DOWN
         else:
             return []  # gone, and nothing seen there since: a hand still over it?
-        return [KittySeen(seat=str(self.dealer), card=self.card, change=self.fate, t=t,
+        return [KittySeen(seat=self.dealer, card=face(self.card), change=self.fate, t=t,
                           confidence=1.0)]

@@ -13,12 +13,11 @@ it taken back and replaced, the pile being gathered).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from kiosk.rules.cards import Card, Seat, Suit
-from kiosk.rules.tricks import trick_winner as winner
+from kiosk.rules.cards import Seat
 from kiosk.vision.events import WarningKind
 from kiosk.vision.reader.config import WELL_READ, ReaderConfig
 from kiosk.vision.reader.track import Track, on_the_spot, overlaps
@@ -170,17 +169,6 @@ class Trick:
         if t - self.last_seen < cfg.ask_time or len(self.plays) < 2:
             return None
         return "hidden"
-
-
-def trick_winner(plays: Sequence[tuple[str, str]], trump: str) -> str:
-    """The seat that wins a trick (plays in order, ``(seat, card)``), by the rules engine.
-
-    >>> trick_winner([("N", "AS"), ("E", "9S"), ("S", "JC"), ("W", "KS")], "S")
-    'S'
-    >>> trick_winner([("N", "AH"), ("E", "KH"), ("S", "9C"), ("W", "JH")], "S")
-    'N'
-    """
-    return str(winner([(Seat.parse(s), Card.parse(c)) for s, c in plays], Suit.parse(trump)))
 
 
 def came_down(trick: Trick, seat: Seat, track: Track, tracks: Iterable[Track],

@@ -90,7 +90,12 @@ class Narrator:
         for notice in s.notices:
             if notice.hand == n:
                 self._say(("notice", notice.seq), f"  Camera: {notice.text}")
-        if view.renege is not None:
+        asked = hand.suggestion
+        if asked is not None and asked.twin:  # no renege before its cards are settled
+            self._say(("twin", n, asked.trick, asked.seat), (
+                f"  Asked: which card did {seat_name(asked.seat)} play in trick "
+                f"{asked.trick}, the {card_words(asked.was)} or the {card_words(asked.card)}?"))
+        elif view.renege is not None:
             self._say(("renege", n), f"  Renege: {seat_name(view.renege.seat)} did not "
                                      f"follow suit in trick {view.renege.trick}.")
         points = s.current_points()

@@ -107,3 +107,19 @@ def test_the_voice_asks_the_question_and_says_the_renege_only_once_it_stands(
         asked.twins.answer(asked.twins.asked().was)  # type: ignore[union-attr]
         speech.update()
     assert said[-1] == ("Renege: South did not follow suit.", True)
+
+
+def test_the_console_tells_the_question_and_the_renege_only_once_it_stands(
+        asked: TablePresenter) -> None:
+    from kiosk.app.narrator import Narrator
+
+    lines: list[str] = []
+    narrator = Narrator(asked.session, write=lines.append)
+    narrator.update()
+    assert ("  Asked: which card did East play in trick 1, the ace of spades or the ace of "
+            "clubs?") in lines
+    assert not any("Renege" in line for line in lines)
+    while asked.twins.asked() is not None:
+        asked.twins.answer(asked.twins.asked().was)  # type: ignore[union-attr]
+    narrator.update()
+    assert lines[-1] == "  Renege: South did not follow suit in trick 1."

@@ -21,11 +21,11 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import asdict
 from typing import Any
 
 from kiosk.director import auth, schedule
 from kiosk.director.gamecheck import ImpossibleScoreError, check_score
+from kiosk.director.master_sheet import master_sheet, standings_for
 from kiosk.director.planning import (
     FORMATS,
     MAX_NAME,
@@ -52,7 +52,6 @@ from kiosk.director.sheetdata import (
     current_points,
     game_names,
     open_calls,
-    progressive_tally,
     read_game,
     read_games,
     read_settings,
@@ -506,78 +505,13 @@ class Director:
         version, settings, games, calls, strays = self.db.read(snapshot)
         if settings is None:
             return {"tournament": None, "version": version}
-        standings = standings_for(settings, games)
-        rows: dict[str, dict[str, Any]] = {}
-        for g in games:
-            for side in (0, 1):
-                name = g["teams"][side]
-                if name is None:
-                    continue
-                row = rows.setdefault(name, {"team": name, "cells": {}})
-                pts = g["sheet_points"]
-                cell: dict[str, Any] = {
-                    "round": g["round"],
-                    "table": g["table"],
-                    "opponent": g["teams"][1 - side],
-                    "status": g["status"],
-                    "ended_by": g["ended_by"],
-                }
-                if pts is not None:
-                    mine, theirs = pts[side], pts[1 - side]
-                    cell |= {
-                        "points": mine,
-                        "result": "W" if mine > theirs else "L" if mine < theirs else "T",
-                    }
-                row["cells"][g["round"]] = cell
-        ranks = {s["team"]: s for s in standings.get("standings", [])}
-        team_rows = []
-        for name, row in rows.items():
-            cells = [row["cells"].get(r) for r in range(1, settings.rounds + 1)]
-            rank = ranks.get(name, {})
-            team_rows.append({"team": name, "cells": cells, "standing": rank})
-        team_rows.sort(key=lambda r: (r["standing"].get("rank", 10**6), fold(r["team"])))
-        attention = [g for g in games if g["needs_decision"]]
-        reneges = [
-            {"round": g["round"], "table": g["table"], **r} for g in games for r in g["reneges"]
-        ]
-        return {
-            "tournament": asdict(settings),
-            "version": version,
-            "rounds": settings.rounds,
-            "teams": team_rows,
-            "games": games,
-            "standings": standings,
-            "attention": attention,
-            "calls": calls,
-            "strays": strays,
-            "reneges": reneges,
-            "reported": sum(1 for g in games if g["sheet_points"] is not None),
-            "scheduled": sum(1 for g in games if not g["bye"]),
-        }
+        return master_sheet(version, settings, games, calls, strays)
 
     def audit(self) -> list[dict[str, Any]]:
         """Every change, newest first."""
         return self.db.read(
             lambda c: [dict(r) for r in c.execute("SELECT * FROM audit ORDER BY id DESC")]
         )
-
-
-def standings_for(settings: Settings | None, games: list[dict[str, Any]]) -> dict[str, Any]:
-    """Standings from the games as they stand: the rules engine's, or the progressive tally."""
-    if settings is None:
-        return {"standings": []}
-    if settings.format == "progressive":
-        return progressive_tally(games)
-    played = [
-        {"round": g["round"], "table": g["table"], "teams": g["teams"], "points": g["sheet_points"]}
-        for g in games
-        if g["sheet_points"] is not None
-    ]
-    try:
-        from kiosk.rules.standings import standings_json
-    except ImportError:
-        return {"standings": [], "unavailable": "the rules engine's standings are not installed"}
-    return standings_json({"games": played}, settings.profile)
 
 
 def _apply_setup(conn: sqlite3.Connection, plan: SetupPlan, who: str) -> None:

@@ -7,6 +7,8 @@ put to the players (kiosk.table.fixing)."""
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from kiosk.table import fixing, referee
 from kiosk.table.hand_log import HandLog, Suggestion
 from kiosk.table.phases import Phase
@@ -23,32 +25,40 @@ from kiosk.vision.events import (
 )
 
 
-class CameraIntake:
-    """The table session's half that reads the camera's events (kiosk.table.session)."""
+class IntakeTable(Protocol):
+    """What the camera's part needs of the table session it serves."""
 
     hand: HandLog | None
     #: (seq, kind) of the hand's set-up steps Undo may take back (a turn-up seen is one)
     undoable: list[tuple[int, str]]
 
     @property
-    def phase(self) -> Phase:
-        raise NotImplementedError
+    def phase(self) -> Phase: ...
 
     @property
-    def profile(self) -> str:
-        raise NotImplementedError
+    def profile(self) -> str: ...
+
+    def add_notice(self, text: str, seat: str | None, seq: int, kind: str = "") -> None: ...
+
+    def rebuild_hand(self) -> None: ...
+
+
+class CameraIntake:
+    """The table session's part that takes the camera's events into its hand
+    (kiosk.table.session keeps the journal; this part only folds events in)."""
+
+    def __init__(self, table: IntakeTable) -> None:
+        self._table = table
 
     def _notice(self, text: str, seat: str | None, seq: int, kind: str = "") -> None:
-        raise NotImplementedError
+        self._table.add_notice(text, seat, seq, kind)
 
-    def _rebuild(self) -> None:
-        raise NotImplementedError
-
-    def _apply_vision(self, event: VisionEvent, seq: int) -> None:
-        hand = self.hand
+    def take(self, event: VisionEvent, seq: int) -> None:
+        """Fold one camera event (journal entry ``seq``) into the hand."""
+        hand = self._table.hand
         if isinstance(event, ReaderWarning):
-            self._notice(event.message, None if event.seat is None else str(event.seat), seq,
-                         kind=str(event.kind))
+            seat = None if event.seat is None else str(event.seat)
+            self._notice(event.message, seat, seq, kind=str(event.kind))
             return
         if hand is None or hand.view is None:
             return
@@ -79,10 +89,10 @@ class CameraIntake:
                 # Before any bid, a card at the dealer's place is the turn-up.
                 hand.turn_up = card
                 hand.turn_up_source = "camera"
-                self._rebuild()
-                self.undoable.append((seq, "turn_up"))
+                self._table.rebuild_hand()
+                self._table.undoable.append((seq, "turn_up"))
             return
-        if self.phase != Phase.PLAYING:
+        if self._table.phase != Phase.PLAYING:
             return  # the hand is settled or waits for the players: later cards change nothing
         doubt = hand.suggestion
         if (doubt is not None and not doubt.twin
@@ -112,7 +122,7 @@ class CameraIntake:
             self._notice(f"The camera now reads {referee.seat_name(seat)}'s card as "
                          f"the {referee.card_words(card)} (it read the "
                          f"{referee.card_words(was)} before).", seat, seq)
-            self._rebuild()
+            self._table.rebuild_hand()
             return
         trick_empty = not view.tricks or view.tricks[-1].winner is not None
         if view.to_play != seat and trick_empty and not hand.pending:
@@ -127,31 +137,31 @@ class CameraIntake:
 
     def _play_seen(self, seat: str, card: str, seq: int) -> None:
         """A card the camera saw, which the rules take: played, or waiting for its turn."""
-        hand = self.hand
+        hand = self._table.hand
         assert hand is not None and hand.view is not None
         if hand.view.to_play == seat:
             hand.plays.append((seat, card))
         else:
             hand.pending[seat] = card
         hand.changed_at = seq
-        self._rebuild()
+        self._table.rebuild_hand()
 
-    def _release_held_back(self, seq: int) -> None:
+    def release_held_back(self, seq: int) -> None:
         """The players answered the camera's question: a card it held back is seen now."""
-        hand = self.hand
+        hand = self._table.hand
         assert hand is not None and hand.view is not None
         if hand.held_back is None or hand.suggestion is not None:
             return
         seat, card = hand.held_back
         hand.held_back = None
-        if self.phase == Phase.PLAYING and not referee.check_play(hand.view, seat, card):
+        if self._table.phase == Phase.PLAYING and not referee.check_play(hand.view, seat, card):
             self._play_seen(seat, card, seq)
 
     def _apply_kitty(self, event: KittySeen, seq: int) -> None:
         """The camera read the dealer's kitty: its face-up card is the turn-up (until the
         first bid; a player's tap wins over it), and what became of that card (taken,
         turned down) is kept, to be weighed against the bids (kiosk.table.turn_up)."""
-        hand = self.hand
+        hand = self._table.hand
         assert hand is not None and hand.view is not None
         if str(event.seat) != hand.dealer:
             return  # another hand's kitty
@@ -163,8 +173,8 @@ class CameraIntake:
             if (hand.view.phase == "bidding" and not hand.bids
                     and hand.turn_up_source in ("", "camera") and hand.turn_up != card):
                 hand.turn_up, hand.turn_up_source = card, "camera"
-                self._rebuild()
-                self.undoable.append((seq, "turn_up"))
+                self._table.rebuild_hand()
+                self._table.undoable.append((seq, "turn_up"))
             return
         if hand.turn_up in (None, card):
             hand.kitty_seen = str(event.change)
@@ -175,9 +185,9 @@ class CameraIntake:
         finished: its winner may change). Not when the record no longer holds the card it
         replaces, nor when the players set that card, nor when the rules refuse the change
         (said in a notice); the reader's own question about the card follows either way."""
-        hand = self.hand
+        hand = self._table.hand
         assert hand is not None and hand.view is not None
-        if self.phase not in (Phase.PLAYING, Phase.RENEGE):
+        if self._table.phase not in (Phase.PLAYING, Phase.RENEGE):
             return
         seen, seen_before = as_card(event.card), as_card(event.was)
         if seen is None or seen_before is None or not (seen.is_euchre and seen_before.is_euchre):
@@ -190,7 +200,7 @@ class CameraIntake:
             return  # the players set this card: no camera read changes it
         plays = list(hand.plays)
         plays[index] = (seat, card)
-        trial = referee.replay(self.profile, hand.dealer, hand.turn_up, hand.bids, plays,
+        trial = referee.replay(self._table.profile, hand.dealer, hand.turn_up, hand.bids, plays,
                                hand.renege_choice)
         if trial.problem:
             self._notice(f"The camera now reads {referee.seat_name(seat)}'s card in "
@@ -204,13 +214,13 @@ class CameraIntake:
             return
         hand.plays = plays
         hand.changed_at = seq
-        self._rebuild()
+        self._table.rebuild_hand()
 
     def _outranked(self, trick: int, seat: str, card: str, was: str, seq: int) -> bool:
         """A camera read of `seat`'s card in `trick` (the record holds `was`) that must not
         change the record by itself: the players set that card (the read is dropped), or
         the trick is finished (the read is put to the players)."""
-        hand = self.hand
+        hand = self._table.hand
         assert hand is not None
         if (trick, seat) in hand.fixed:
             return True
@@ -220,7 +230,7 @@ class CameraIntake:
         return False
 
     def _suggest(self, suggestion: Suggestion, seq: int) -> None:
-        hand = self.hand
+        hand = self._table.hand
         assert hand is not None
         if hand.suggestion != suggestion:
             hand.suggestion = suggestion
@@ -228,7 +238,7 @@ class CameraIntake:
 
     def _visible_play(self, seat: str) -> int | None:
         """Where `seat`'s card in the trick still on the table sits in `plays`."""
-        hand = self.hand
+        hand = self._table.hand
         assert hand is not None and hand.view is not None
         tricks = hand.view.tricks
         if not tricks:

@@ -8,36 +8,36 @@ players are asked, in plain words, which is. "The kiosk" settles it (they move t
 "our fives" leaves it open, and every difference still open when the game ends goes to
 the director with the game (kiosk.table.results, docs/director-api.md).
 
-Two journal entries, replayed like every other:
+Two journal entries, replayed like every other (kiosk.table.entries):
 
-- ``markers``: ``{"hand": N, "fives": {"NS": 6, "EW": null}, "kiosk": {"NS": 7, "EW": 3}}``,
-  a reading after ``N`` hands were scored (null: that side's 5s could not be read);
-- ``markers_answer``: ``{"hand": N, "side": "NS", "answer": "kiosk" | "fives"}``.
+- ``markers`` (:class:`~kiosk.table.entries.FivesRead`):
+  ``{"hand": N, "fives": {"NS": 6, "EW": null}, "kiosk": {"NS": 7, "EW": 3}}``, a reading
+  after ``N`` hands were scored (null: that side's 5s could not be read);
+- ``markers_answer`` (:class:`~kiosk.table.entries.FivesAnswered`):
+  ``{"hand": N, "side": "NS", "answer": "kiosk" | "fives"}``.
 
 >>> book = MarkerBook()
->>> book.apply("markers", {"hand": 2, "fives": {"NS": 6, "EW": 3}, "kiosk": {"NS": 7, "EW": 3}}, 5)
+>>> book.read(FivesRead(2, {Team.NS: 6, Team.EW: 3}, {Team.NS: 7, Team.EW: 3}), seq=5)
 >>> [(d.side.value, d.fives, d.kiosk, d.answer) for d in book.open()]
 [('NS', 6, 7, None)]
->>> book.apply("markers_answer", {"hand": 2, "side": "NS", "answer": "fives"}, 6)
+>>> book.answered(answer(book, Team.NS, "fives")[0])
 >>> book.open(), [d.to_json() for d in book.unsettled()]
 ([], [{'hand': 2, 'side': 'NS', 'fives': 6, 'kiosk': 7, 'answer': 'fives'}])
 """
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from kiosk.rules.cards import Team
+from kiosk.table.entries import FivesAnswered, FivesRead
+from kiosk.vision.events import JsonObject
 
 #: rule books whose players keep score with two 5s
 MARKER_PROFILES = frozenset({"alberta55", "general"})
 #: the most a pair of 5s can show
 MARKER_TOP = 10
-#: the journal's kinds for this check
-MARKER_KINDS = frozenset({"markers", "markers_answer"})
 #: the players' answers: the kiosk's score is right, or their 5s are
 ANSWERS = ("kiosk", "fives")
 
@@ -53,7 +53,7 @@ class MarkerDispute:
     seq: int  #: the reading's journal entry
     answer: str | None = None  #: None while nobody has answered
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The director's form (docs/director-api.md, ``markers``)."""
         return {"hand": self.hand, "side": str(self.side), "fives": self.fives,
                 "kiosk": self.kiosk, "answer": self.answer}
@@ -67,25 +67,23 @@ class MarkerBook:
     readings: list[tuple[int, dict[Team, int | None]]] = field(default_factory=list)
     disputes: list[MarkerDispute] = field(default_factory=list)
 
-    def apply(self, kind: str, payload: Mapping[str, Any], seq: int) -> None:
-        """Fold one ``markers`` or ``markers_answer`` entry in."""
-        if kind == "markers":
-            hand = int(payload["hand"])
-            fives = {Team(k): (None if v is None else int(v))
-                     for k, v in payload["fives"].items()}
-            kiosk = {Team(k): int(v) for k, v in payload["kiosk"].items()}
-            self.readings.append((hand, fives))
-            # a new reading of the same hand replaces what was asked of it
-            self.disputes = [d for d in self.disputes if d.hand != hand or d.answer]
-            for side, count in fives.items():
-                if count is not None and differs(count, kiosk[side]) and not any(
-                        d.hand == hand and d.side == side for d in self.disputes):
-                    self.disputes.append(MarkerDispute(hand, side, count, kiosk[side], seq))
-        elif kind == "markers_answer":
-            hand, side = int(payload["hand"]), Team(payload["side"])
-            self.disputes = [replace(d, answer=str(payload["answer"]))
-                             if d.hand == hand and d.side == side and d.answer is None else d
-                             for d in self.disputes]
+    def read(self, reading: FivesRead, seq: int) -> None:
+        """Fold in a reading of the 5s (journal entry ``seq``)."""
+        hand, fives, kiosk = reading.hand, dict(reading.fives), reading.kiosk
+        self.readings.append((hand, fives))
+        # a new reading of the same hand replaces what was asked of it
+        self.disputes = [d for d in self.disputes if d.hand != hand or d.answer]
+        for side, count in fives.items():
+            if count is not None and differs(count, kiosk[side]) and not any(
+                    d.hand == hand and d.side == side for d in self.disputes):
+                self.disputes.append(MarkerDispute(hand, side, count, kiosk[side], seq))
+
+    def answered(self, given: FivesAnswered) -> None:
+        """Fold in the players' answer for a side's open difference."""
+        self.disputes = [replace(d, answer=given.answer)
+                         if d.hand == given.hand and d.side == given.side
+                         and d.answer is None else d
+                         for d in self.disputes]
 
     def open(self) -> list[MarkerDispute]:
         """Differences nobody has answered yet, oldest first."""
@@ -122,42 +120,25 @@ def wanted(profile: str, book: MarkerBook) -> bool:
     return profile in MARKER_PROFILES or book.seen
 
 
-class MarkerIntake:
-    """The table session's half that takes the 5s' readings and the players' answers
-    (kiosk.table.session keeps the journal and the score)."""
+def reading(fives: Mapping[Team | str, int | None], hands_scored: int,
+            scores: Mapping[str, int]) -> FivesRead | None:
+    """The entry for what the camera read of each side's 5s (None: could not read), with
+    the kiosk's score of that moment; None when nothing was read."""
+    counts = {Team(side): (None if n is None else int(n)) for side, n in fives.items()}
+    if all(n is None for n in counts.values()):
+        return None
+    return FivesRead(hands_scored, counts, {side: int(scores[side]) for side in Team})
 
-    markers: MarkerBook
-    finished: list[Any]
 
-    @property
-    def scores(self) -> dict[str, int]:
-        raise NotImplementedError
-
-    def _record(self, kind: str, payload: dict[str, Any], key: str) -> Any:
-        raise NotImplementedError
-
-    def see_markers(self, fives: Mapping[Team | str, int | None]) -> bool:
-        """What the camera read of each side's 5s after a hand (None: could not read).
-        Recorded with the kiosk's score of that moment; False when nothing was read."""
-        counts = {str(Team(side)): (None if n is None else int(n))
-                  for side, n in fives.items()}
-        if all(n is None for n in counts.values()):
-            return False
-        scores = self.scores
-        payload = {"hand": len(self.finished), "fives": counts,
-                   "kiosk": {str(side): int(scores[side]) for side in Team}}
-        self._record("markers", payload, key=f"markers:{uuid.uuid4().hex}")
-        return True
-
-    def answer_markers(self, side: Team | str, answer: str) -> None:
-        """The players say which is right for a side's open difference: ``kiosk`` (they
-        move their 5s) or ``fives`` (it stays open, for the director)."""
-        side = Team(side)
-        if answer not in ANSWERS:
-            raise ValueError(f"unknown answer {answer!r} (kiosk or fives)")
-        waiting = [d for d in self.markers.open() if d.side == side]
-        if not waiting:
-            raise ValueError(f"no open difference for {side}")
-        self._record("markers_answer", {"hand": waiting[0].hand, "side": str(side),
-                                        "answer": answer},
-                     key=f"markers_answer:{waiting[0].seq}:{side}")
+def answer(book: MarkerBook, side: Team | str, said: str) -> tuple[FivesAnswered, int]:
+    """The entry for the players' answer on a side's open difference: ``kiosk`` (they
+    move their 5s) or ``fives`` (it stays open, for the director), and the journal seq
+    of the reading it answers; ValueError when there is no such answer or no open
+    difference."""
+    side = Team(side)
+    if said not in ANSWERS:
+        raise ValueError(f"unknown answer {said!r} (kiosk or fives)")
+    waiting = [d for d in book.open() if d.side == side]
+    if not waiting:
+        raise ValueError(f"no open difference for {side}")
+    return FivesAnswered(waiting[0].hand, side, said), waiting[0].seq

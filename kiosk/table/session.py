@@ -3,12 +3,17 @@ a referee's view of the game out, and a journal that never loses a play.
 
 How it works, and why:
 
-* Every change enters through one door, `_record()`: the entry is appended to
-  the journal and committed, *then* applied, *then* listeners (the screens)
-  are told. A kill at any point loses nothing that was shown.
+* Every change enters through one door, `_record()`: the entry (a typed value of
+  kiosk.table.entries) is appended to the journal and committed, *then* folded in,
+  *then* listeners (the screens) are told. A kill at any point loses nothing that
+  was shown.
 * State is never saved. `TableSession.open()` replays the journal through
   `_apply()`, the same code the live path uses, so a restart resumes exactly
-  where the kiosk stopped.
+  where the kiosk stopped. Each kind of entry has its own fold, found in one table
+  (`_FOLDS`).
+* The session is composed of parts: the camera's events are taken in by a
+  `CameraIntake` (kiosk.table.intake), the players' 5s kept in a `MarkerBook`
+  (kiosk.table.markers).
 * Taps are checked before they are recorded (a bid the profile forbids is
   refused with plain words and never enters the journal). Camera events are
   observations: they are always recorded, then interpreted, and what cannot be
@@ -24,13 +29,35 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from kiosk.rules.cards import Seat, Team
-from kiosk.table import egn_file, fixing, referee, results, twins
+from kiosk.rules.cards import Card, Seat, Team
+from kiosk.table import egn_file, fixing, markers, referee, results, twins
+from kiosk.table.entries import (
+    BidMade,
+    CardFixed,
+    Confirmed,
+    DirectorCalled,
+    DirectorCancelled,
+    FivesAnswered,
+    FivesRead,
+    GameEnded,
+    GameStarted,
+    HandEnded,
+    JournalEvent,
+    NewGame,
+    RenegeChosen,
+    SetupChosen,
+    Submitted,
+    TurnUpSeen,
+    Unconfirmed,
+    Undone,
+    VisionSeen,
+    read_entry,
+)
 from kiosk.table.hand_log import (
     Correction,
     FinishedHand,
@@ -41,14 +68,11 @@ from kiosk.table.hand_log import (
 )
 from kiosk.table.intake import CameraIntake
 from kiosk.table.journal import Entry, Journal
-from kiosk.table.markers import MARKER_KINDS, MarkerBook, MarkerIntake
+from kiosk.table.markers import MarkerBook
 from kiosk.table.phases import Phase
 from kiosk.table.setup import SetupError, TableSetup
 from kiosk.table.turn_up import ordered_by
-from kiosk.vision.events import (
-    VisionEvent,
-    event_from_json,
-)
+from kiosk.vision.events import VisionEvent
 
 SIDES = tuple(Team)
 
@@ -57,7 +81,7 @@ class IntentRefused(ValueError):
     """A tap the game cannot take now; the message is plain words for the players."""
 
 
-class TableSession(CameraIntake, MarkerIntake):
+class TableSession:
     """The game at one table, rebuilt from and kept in its journal."""
 
     def __init__(self, journal: Journal, clock: Callable[[], float] = time.time,
@@ -71,6 +95,7 @@ class TableSession(CameraIntake, MarkerIntake):
         #: sets it: kiosk.table.twins.enrolled_pack); the pack is evidence for a twin
         self.deck_pack: Callable[[], Collection[str] | None] = lambda: None
         self._listeners: list[Callable[[TableSession], None]] = []
+        self.camera = CameraIntake(self)  # takes the reader's events into the hand
         #: 1 for the journal's first game, one more after each `new_game`
         self.game_number = 1
         self._replaying = False
@@ -117,7 +142,6 @@ class TableSession(CameraIntake, MarkerIntake):
         self.notices: list[Notice] = []
         self.markers = MarkerBook()  # the players' 5s read (kiosk.table.markers)
         self.last_seq = 0
-        self.seen_sources: dict[str, int] = {}
         #: (seq, kind) of this hand's set-up steps a player may take back, oldest first
         self.undoable: list[tuple[int, str]] = []
 
@@ -226,7 +250,7 @@ class TableSession(CameraIntake, MarkerIntake):
             referee.profile_info(checked.profile)
         except (SetupError, KeyError) as problem:
             raise IntentRefused(str(problem).strip("'\"")) from None
-        self._record("setup", checked.to_json(), key=f"setup:{uuid.uuid4().hex}")
+        self._record(SetupChosen(checked), key=f"setup:{uuid.uuid4().hex}")
 
     def start_game(self, dealer: str) -> None:
         """The first dealer was drawn (first jack); the clock starts."""
@@ -236,7 +260,7 @@ class TableSession(CameraIntake, MarkerIntake):
             raise IntentRefused("The game has already started.")
         if dealer not in {str(seat) for seat in Seat}:
             raise IntentRefused(f"Unknown seat {dealer!r}.")
-        self._record("start", {"dealer": dealer}, key="start" + self._redo())
+        self._record(GameStarted(Seat.parse(dealer)), key="start" + self._redo())
 
     def see_turn_up(self, card: str, source: str = "tap") -> None:
         """The turn-up card, seen by the camera or tapped in by a player."""
@@ -247,7 +271,7 @@ class TableSession(CameraIntake, MarkerIntake):
             raise IntentRefused(str(problem)) from None
         if hand.bids:
             raise IntentRefused("Bidding has started; the turn-up can no longer change.")
-        self._record("turn_up", {"hand": hand.number, "card": card, "source": source},
+        self._record(TurnUpSeen(hand.number, Card.parse(card), source),
                      key=f"turn_up:{hand.number}:{card}:{uuid.uuid4().hex}")
 
     def bid_options(self) -> list[referee.BidOption]:
@@ -268,11 +292,9 @@ class TableSession(CameraIntake, MarkerIntake):
         check = referee.check_bid(self.profile, view, call, suit, alone)
         if not check.allowed:
             raise IntentRefused(check.reason)
-        payload = {"hand": hand.number, "seat": seat, "call": call, "alone": alone}
-        if suit is not None:
-            payload["suit"] = suit
         # The key names the bidding turn: a double tap on one turn is one bid.
-        self._record("bid", payload, key=f"bid:{hand.number}:{len(hand.bids)}" + self._redo())
+        self._record(BidMade(hand.number, Seat.parse(seat), call, alone, suit),
+                     key=f"bid:{hand.number}:{len(hand.bids)}" + self._redo())
 
     def last_step(self) -> tuple[str, dict[str, Any]] | None:
         """The step Undo would take back now: ('start', {dealer}), ('turn_up', {card}) or
@@ -297,7 +319,7 @@ class TableSession(CameraIntake, MarkerIntake):
                                 if self.hand is not None and self.hand.plays
                                 else "There is nothing to undo.")
         seq, _kind = self.undoable[-1]
-        self._record("undo", {"seq": seq}, key=f"undo:{seq}")
+        self._record(Undone(seq), key=f"undo:{seq}")
 
     def _redo(self) -> str:
         """A key suffix once anything was undone: the step taken back may be tapped again."""
@@ -309,8 +331,7 @@ class TableSession(CameraIntake, MarkerIntake):
         `source` names the reader's run (a camera, a video file, the demo) so
         that `t` only has to be unique within it.
         """
-        entry = self._record("vision", {"source": source, "event": event.to_json()},
-                             key=f"vision:{source}:{event.key}")
+        entry = self._record(VisionSeen(source, event), key=f"vision:{source}:{event.key}")
         return entry is not None
 
     def correct(self, trick: int, seat: str, card: str, confirmed: bool = False) -> None:
@@ -335,8 +356,8 @@ class TableSession(CameraIntake, MarkerIntake):
                                hand.renege_choice)
         if trial.problem:
             raise IntentRefused(trial.problem)
-        self._record("correct", {"hand": hand.number, "trick": trick, "seat": seat,
-                                 "card": card}, key=f"correct:{uuid.uuid4().hex}")
+        self._record(CardFixed(hand.number, trick, Seat.parse(seat), Card.parse(card)),
+                     key=f"correct:{uuid.uuid4().hex}")
 
     def fix_preview(self, trick: int, seat: str, card: str) -> fixing.FixPreview:
         """What fixing `seat`'s card in `trick` to `card` would change (nothing is done)."""
@@ -373,8 +394,8 @@ class TableSession(CameraIntake, MarkerIntake):
                                hand.renege_choice)
         if trial.problem:
             raise IntentRefused(trial.problem)
-        self._record("correct", {"hand": hand.number, "trick": fix.trick, "seat": fix.seat,
-                                 "card": fix.was, "undo_of": fix.seq},
+        self._record(CardFixed(hand.number, fix.trick, Seat.parse(fix.seat),
+                               Card.parse(fix.was), undo_of=fix.seq),
                      key=f"undo_fix:{fix.seq}")
 
     def keep_card(self) -> None:
@@ -384,8 +405,8 @@ class TableSession(CameraIntake, MarkerIntake):
         if hand is None or hand.suggestion is None:
             raise IntentRefused("The camera has nothing to ask about.")
         s = hand.suggestion
-        self._record("correct", {"hand": hand.number, "trick": s.trick, "seat": s.seat,
-                                 "card": s.was}, key=f"keep:{uuid.uuid4().hex}")
+        self._record(CardFixed(hand.number, s.trick, Seat.parse(s.seat), Card.parse(s.was)),
+                     key=f"keep:{uuid.uuid4().hex}")
 
     def choose_renege(self, choice: str) -> None:
         """Settle a proven renege: `penalty`, or an option the profile lets the
@@ -399,7 +420,7 @@ class TableSession(CameraIntake, MarkerIntake):
             raise IntentRefused(f"{choice!r} is not a choice here.")
         # Keyed by what was proven: one decision per renege and stage of the hand.
         stage = "end" if hand.view.result is not None else "now"
-        self._record("renege_choice", {"hand": hand.number, "choice": choice},
+        self._record(RenegeChosen(hand.number, choice),
                      key=f"renege_choice:{hand.number}:{stage}")
 
     def call_director(self) -> None:
@@ -409,7 +430,7 @@ class TableSession(CameraIntake, MarkerIntake):
         number = hand.number if hand else 0
         if self.director_called:
             return
-        self._record("director_called", {"hand": number}, key=f"director:{uuid.uuid4().hex}")
+        self._record(DirectorCalled(number), key=f"director:{uuid.uuid4().hex}")
         if self.outbox is not None and hasattr(self.outbox, "call_director"):
             self.outbox.call_director(self.setup.to_json() if self.setup else {}, number)
 
@@ -419,8 +440,7 @@ class TableSession(CameraIntake, MarkerIntake):
         if not self.director_called:
             raise IntentRefused("The director has not been called.")
         number = hand.number if hand else 0
-        self._record("director_cancelled", {"hand": number},
-                     key=f"director_cancelled:{uuid.uuid4().hex}")
+        self._record(DirectorCancelled(number), key=f"director_cancelled:{uuid.uuid4().hex}")
         if self.outbox is not None and hasattr(self.outbox, "call_director"):
             self.outbox.call_director(self.setup.to_json() if self.setup else {}, number,
                                       cancelled=True)
@@ -438,13 +458,13 @@ class TableSession(CameraIntake, MarkerIntake):
         if self.game_can_end():
             raise IntentRefused("The game is over: end it and confirm the score.")
         assert self.hand is not None
-        self._record("next_hand", {"hand": self.hand.number}, key=f"next:{self.hand.number}")
+        self._record(HandEnded(self.hand.number), key=f"next:{self.hand.number}")
 
     def end_game(self) -> None:
         """Stop play: a side has won, or time is up between hands."""
         if not self.game_can_end():
             raise IntentRefused("The game is not over yet.")
-        self._record("end_game", {}, key="end_game")
+        self._record(GameEnded(), key="end_game")
 
     def confirm(self, side: str) -> None:
         """A team agrees with the final score; both must before it is sent."""
@@ -454,7 +474,7 @@ class TableSession(CameraIntake, MarkerIntake):
             raise IntentRefused(f"Unknown side {side!r}.")
         if side in self.confirmed:
             return
-        self._record("confirm", {"side": side}, key=f"confirm:{side}:{self._taken_back}")
+        self._record(Confirmed(Team(side)), key=f"confirm:{side}:{self._taken_back}")
         if self.confirmed >= set(SIDES):
             egn_file.keep_game(self)  # the game in Euchre Game Notation, beside the journal
             self.submit()
@@ -463,15 +483,14 @@ class TableSession(CameraIntake, MarkerIntake):
         """A team takes back its agreement, while the other team has not agreed yet."""
         if self.phase != Phase.GAME_OVER or side not in self.confirmed:
             raise IntentRefused("There is no agreement to take back.")
-        self._record("unconfirm", {"side": side},
-                     key=f"unconfirm:{side}:{self._taken_back}")
+        self._record(Unconfirmed(Team(side)), key=f"unconfirm:{side}:{self._taken_back}")
 
     def new_game(self) -> None:
         """The game is confirmed: the same table starts its next round (the journal
         keeps every game; the set-up carries over with the round moved on)."""
         if self.phase != Phase.CONFIRMED:
             raise IntentRefused("Finish and confirm this game first.")
-        self._record("new_game", {}, key=f"new_game:{self.last_seq}")
+        self._record(NewGame(), key=f"new_game:{self.last_seq}")
 
     def submit(self) -> None:
         """Hand the confirmed result to the outbox (which retries until the
@@ -479,7 +498,23 @@ class TableSession(CameraIntake, MarkerIntake):
         if self.outbox is None or not self.confirmed >= set(SIDES):
             return
         self.outbox.submit(self.game_result())
-        self._record("submitted", {}, key="submitted")
+        self._record(Submitted(), key="submitted")
+
+    def see_markers(self, fives: Mapping[Team | str, int | None]) -> bool:
+        """What the camera read of each side's 5s after a hand (None: could not read).
+        Recorded with the kiosk's score of that moment; False when nothing was read."""
+        reading = markers.reading(fives, len(self.finished), self.scores)
+        if reading is None:
+            return False
+        self._record(reading, key=f"markers:{uuid.uuid4().hex}")
+        return True
+
+    def answer_markers(self, side: Team | str, answer: str) -> None:
+        """The players say which is right for a side's open difference: ``kiosk`` (they
+        move their 5s) or ``fives`` (it stays open, for the director); ValueError when
+        there is nothing to answer."""
+        given, reading_seq = markers.answer(self.markers, side, answer)
+        self._record(given, key=f"markers_answer:{reading_seq}:{given.side}")
 
     def reader_context(self) -> dict[str, Any]:
         """What the trick reader needs to follow the hand (kiosk.vision.reader.TrickReader):
@@ -535,8 +570,8 @@ class TableSession(CameraIntake, MarkerIntake):
         """Whether this game's journal holds the sighting already (a replayed reader)."""
         return self.journal.has(self._key(f"vision:{source}:{event.key}"))
 
-    def _record(self, kind: str, payload: dict[str, Any], key: str) -> Entry | None:
-        entry = self.journal.append(kind, payload, key=self._key(key))
+    def _record(self, event: JournalEvent, key: str) -> Entry | None:
+        entry = self.journal.append(event.kind, event.to_json(), key=self._key(key))
         if entry is None:
             return None
         self._apply(entry)
@@ -546,72 +581,97 @@ class TableSession(CameraIntake, MarkerIntake):
     def _apply(self, entry: Entry) -> None:
         """Fold one journal entry into the state (live and on replay alike)."""
         self.last_seq = entry.seq
-        p = entry.payload
-        kind = entry.kind
-        if kind == "setup":
-            self.setup = TableSetup.from_json(p)
-        elif kind == "start":
-            self.started_at = entry.wall
-            self.first_dealer = p["dealer"]
-            self._new_hand(1, p["dealer"])
-            self.undoable.append((entry.seq, kind))
-        elif kind == "turn_up" and self._is_current(p):
-            assert self.hand is not None
-            self.hand.turn_up = p["card"]
-            self.hand.turn_up_source = str(p.get("source", "tap"))
-            self._rebuild()
-            self.undoable.append((entry.seq, kind))
-        elif kind == "bid" and self._is_current(p):
-            assert self.hand is not None
-            bid: dict[str, Any] = {k: p[k] for k in ("seat", "call", "alone", "suit") if k in p}
-            self.hand.bids.append(bid)
-            self._rebuild()
-            self.undoable.append((entry.seq, kind))
-        elif kind == "undo" and not self._replaying:
-            self._replay()  # the state as if the step had never been tapped
-        elif kind == "vision":
-            self._apply_vision(event_from_json(p["event"]), entry.seq)
-        elif kind == "correct" and self._is_current(p):
-            self._apply_correction(p, entry.seq)
-        elif kind == "renege_choice" and self._is_current(p):
-            assert self.hand is not None
-            self.hand.renege_choice = p["choice"]
-            self._rebuild()
-        elif kind in ("director_called", "director_cancelled"):
-            if self.hand is not None:
-                self.hand.director_called = kind == "director_called"
-            else:
-                self.called_between_hands = kind == "director_called"
-        elif kind in MARKER_KINDS:
-            self.markers.apply(kind, p, entry.seq)
-        elif kind == "next_hand" and self._is_current(p):
-            self._finish_hand()
-        elif kind == "end_game":
-            if self.current_points() is not None:
-                self._finish_hand(deal_next=False)  # the last hand counts in the result
-            self.game_ended = True
-        elif kind == "confirm":
-            self.confirmed.add(p["side"])
-        elif kind == "unconfirm":
-            self.confirmed.discard(p["side"])
-            self._taken_back += 1
-        elif kind == "submitted":
-            self.submitted = True
-        elif kind == "new_game":
-            setup = self.setup
-            self._reset()
-            self.game_number += 1
-            self.last_seq = entry.seq
-            if setup is not None:
-                self.setup = replace(setup, round=setup.round + 1, team_ns="", team_ew="")
+        event = read_entry(entry.kind, entry.payload)
+        _FOLDS[type(event)](self, event, entry)
 
-    def _is_current(self, payload: dict[str, Any]) -> bool:
-        return self.hand is not None and payload.get("hand") == self.hand.number
+    def _set_up(self, event: SetupChosen, entry: Entry) -> None:
+        self.setup = event.setup
+
+    def _started(self, event: GameStarted, entry: Entry) -> None:
+        self.started_at = entry.wall
+        self.first_dealer = str(event.dealer)
+        self._new_hand(1, str(event.dealer))
+        self.undoable.append((entry.seq, entry.kind))
+
+    def _turned_up(self, event: TurnUpSeen, entry: Entry) -> None:
+        if self._is_current(event.hand):
+            assert self.hand is not None
+            self.hand.turn_up = str(event.card)
+            self.hand.turn_up_source = event.source
+            self.rebuild_hand()
+            self.undoable.append((entry.seq, entry.kind))
+
+    def _bid(self, event: BidMade, entry: Entry) -> None:
+        if self._is_current(event.hand):
+            assert self.hand is not None
+            self.hand.bids.append(event.as_seen())
+            self.rebuild_hand()
+            self.undoable.append((entry.seq, entry.kind))
+
+    def _take_back(self, event: Undone, entry: Entry) -> None:
+        if not self._replaying:
+            self._replay()  # the state as if the step had never been tapped
+
+    def _seen(self, event: VisionSeen, entry: Entry) -> None:
+        self.camera.take(event.event, entry.seq)
+
+    def _fixed(self, event: CardFixed, entry: Entry) -> None:
+        if self._is_current(event.hand):
+            self._apply_correction(event, entry.seq)
+
+    def _renege_chosen(self, event: RenegeChosen, entry: Entry) -> None:
+        if self._is_current(event.hand):
+            assert self.hand is not None
+            self.hand.renege_choice = event.choice
+            self.rebuild_hand()
+
+    def _director(self, event: DirectorCalled | DirectorCancelled, entry: Entry) -> None:
+        called = isinstance(event, DirectorCalled)
+        if self.hand is not None:
+            self.hand.director_called = called
+        else:
+            self.called_between_hands = called
+
+    def _fives_read(self, event: FivesRead, entry: Entry) -> None:
+        self.markers.read(event, entry.seq)
+
+    def _fives_answered(self, event: FivesAnswered, entry: Entry) -> None:
+        self.markers.answered(event)
+
+    def _hand_ended(self, event: HandEnded, entry: Entry) -> None:
+        if self._is_current(event.hand):
+            self._finish_hand()
+
+    def _game_ended(self, event: GameEnded, entry: Entry) -> None:
+        if self.current_points() is not None:
+            self._finish_hand(deal_next=False)  # the last hand counts in the result
+        self.game_ended = True
+
+    def _confirmed(self, event: Confirmed, entry: Entry) -> None:
+        self.confirmed.add(str(event.side))
+
+    def _unconfirmed(self, event: Unconfirmed, entry: Entry) -> None:
+        self.confirmed.discard(str(event.side))
+        self._taken_back += 1
+
+    def _submitted(self, event: Submitted, entry: Entry) -> None:
+        self.submitted = True
+
+    def _new_game(self, event: NewGame, entry: Entry) -> None:
+        setup = self.setup
+        self._reset()
+        self.game_number += 1
+        self.last_seq = entry.seq
+        if setup is not None:
+            self.setup = replace(setup, round=setup.round + 1, team_ns="", team_ew="")
+
+    def _is_current(self, hand: int) -> bool:
+        return self.hand is not None and hand == self.hand.number
 
     def _new_hand(self, number: int, dealer: str) -> None:
         self.hand = HandLog(number=number, dealer=dealer)
         self.undoable = []
-        self._rebuild()
+        self.rebuild_hand()
 
     def _finish_hand(self, deal_next: bool = True) -> None:
         hand = self.hand
@@ -628,7 +688,7 @@ class TableSession(CameraIntake, MarkerIntake):
         else:
             self.hand = None
 
-    def _rebuild(self) -> None:
+    def rebuild_hand(self) -> None:
         """Ask the referee what the seen cards mean, then play any card that was
         seen early (out of turn, or before the trick was cleared) now in turn."""
         hand = self.hand
@@ -661,27 +721,28 @@ class TableSession(CameraIntake, MarkerIntake):
                 asked = Suggestion(q.trick, q.seat, card=q.twin, was=q.card, twin=True)
         hand.suggestion = asked
 
-    def _notice(self, text: str, seat: str | None, seq: int, kind: str = "") -> None:
+    def add_notice(self, text: str, seat: str | None, seq: int, kind: str = "") -> None:
+        """A message for the players (the last 20 are kept)."""
         number = self.hand.number if self.hand else 0
         self.notices.append(Notice(text=text, seat=seat, seq=seq, hand=number, kind=kind))
         del self.notices[:-20]
 
-    def _apply_correction(self, p: dict[str, Any], seq: int) -> None:
+    def _apply_correction(self, fix: CardFixed, seq: int) -> None:
         hand = self.hand
         assert hand is not None
-        hand.plays, hand.pending, was = corrected_plays(hand, p["trick"], p["seat"], p["card"])
-        self.corrections.append(Correction(hand=hand.number, trick=p["trick"], seat=p["seat"],
-                                           was=was, card=p["card"], seq=seq,
-                                           undo_of=int(p.get("undo_of", 0))))
-        hand.fixed[(p["trick"], p["seat"])] = p["card"]
+        trick, seat, card = fix.trick, str(fix.seat), str(fix.card)
+        hand.plays, hand.pending, was = corrected_plays(hand, trick, seat, card)
+        self.corrections.append(Correction(hand=hand.number, trick=trick, seat=seat,
+                                           was=was, card=card, seq=seq, undo_of=fix.undo_of))
+        hand.fixed[(trick, seat)] = card
         s = hand.suggestion
-        if s is not None and (s.trick, s.seat) == (p["trick"], p["seat"]):
+        if s is not None and (s.trick, s.seat) == (trick, seat):
             hand.suggestion = None
         hand.changed_at = seq
-        self._rebuild()
-        self._release_held_back(seq)
+        self.rebuild_hand()
+        self.camera.release_held_back(seq)
 
-    # ---------------------------------------------------------------- testing
+    # ------------------------------------------------------------- comparing
 
     def snapshot(self) -> dict[str, Any]:
         """Everything a player could see, as plain data: equal snapshots mean
@@ -702,3 +763,26 @@ class TableSession(CameraIntake, MarkerIntake):
             "confirmed": sorted(self.confirmed),
             "journal": len(self.journal),
         }
+
+
+#: how each kind of journal entry is folded into the session
+_FOLDS: dict[type, Callable[[TableSession, Any, Entry], None]] = {
+    SetupChosen: TableSession._set_up,
+    GameStarted: TableSession._started,
+    TurnUpSeen: TableSession._turned_up,
+    BidMade: TableSession._bid,
+    Undone: TableSession._take_back,
+    VisionSeen: TableSession._seen,
+    CardFixed: TableSession._fixed,
+    RenegeChosen: TableSession._renege_chosen,
+    DirectorCalled: TableSession._director,
+    DirectorCancelled: TableSession._director,
+    FivesRead: TableSession._fives_read,
+    FivesAnswered: TableSession._fives_answered,
+    HandEnded: TableSession._hand_ended,
+    GameEnded: TableSession._game_ended,
+    Confirmed: TableSession._confirmed,
+    Unconfirmed: TableSession._unconfirmed,
+    Submitted: TableSession._submitted,
+    NewGame: TableSession._new_game,
+}

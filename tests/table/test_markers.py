@@ -12,6 +12,7 @@ import pytest
 from kiosk.app.demo import RECORD
 from kiosk.rules.cards import Team
 from kiosk.table import markers
+from kiosk.table.entries import FivesRead
 from kiosk.table.session import TableSession
 
 Opener = Callable[..., TableSession]
@@ -105,8 +106,7 @@ def test_the_fives_are_read_for_the_rule_books_that_keep_score_with_them(
 
 def test_a_score_past_ten_agrees_with_fives_fully_uncovered() -> None:
     book = markers.MarkerBook()
-    book.apply("markers", {"hand": 9, "fives": {"NS": 10, "EW": 4},
-                           "kiosk": {"NS": 12, "EW": 4}}, 1)
+    book.read(FivesRead(9, {NS: 10, EW: 4}, {NS: 12, EW: 4}), seq=1)
     assert book.open() == []
 
 

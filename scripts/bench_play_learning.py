@@ -39,7 +39,7 @@ from datasets.reading_score import ReadingScore  # noqa: E402
 from kiosk.vision.cards.detector import Detector  # noqa: E402
 from kiosk.vision.decks.deck_profile import DeckProfile  # noqa: E402
 from kiosk.vision.decks.enrolment import iou, learn_deck, read_layout  # noqa: E402
-from kiosk.vision.decks.play_learning import PlayLearning  # noqa: E402
+from kiosk.vision.decks.play_learning import PLAY_DEEP, PlayLearning  # noqa: E402
 from kiosk.vision.pipeline import READ_CONFIDENCE  # noqa: E402
 
 SHOTS_A_HAND = 3
@@ -94,17 +94,22 @@ def run_deck(detector: Detector, deck: str, args: argparse.Namespace) -> dict[st
         starts["no profile"] = None
     if "layout" in args.starts:
         starts["layout profile"] = learn_deck(detector, [layout.photo])
-    if "deep" in args.starts:
+    if {"deep", "deep-layer"} & set(args.starts):
         from kiosk.vision.decks.deep_enrolment import learn_deck_deeply
 
         started = time.monotonic()
-        starts["deep layout"] = learn_deck_deeply(detector, [layout.photo])
+        deep = learn_deck_deeply(detector, [layout.photo])
         print(f"{deck}: learnt deeply from the layout in {time.monotonic() - started:.0f} s",
               flush=True)
+        if "deep" in args.starts:
+            starts["deep layout"] = deep
+        if "deep-layer" in args.starts:  # the same profile, play refitting its last layer
+            starts["deep, layer"] = deep
     out: dict[str, Any] = {}
     for start, profile in starts.items():
         detector.use_deck(profile)
-        learner = PlayLearning(detector.namer, profile)  # type: ignore[arg-type]
+        learner = PlayLearning(detector.namer, profile,  # type: ignore[arg-type]
+                               deep=None if start == "deep, layer" else PLAY_DEEP)
         rows = {"0": judge(detector, held)}
         show_row(deck, start, 0, rows["0"], "")
         for number in range(1, max(args.hands) + 1):
@@ -142,10 +147,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--judge-shots", type=int, default=30)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=None)
-    parser.add_argument("--starts", nargs="+", choices=["none", "layout", "deep"],
+    parser.add_argument("--starts", nargs="+",
+                        choices=["none", "layout", "deep", "deep-layer"],
                         default=["none", "layout"],
                         help="what play starts from: no profile, a quick profile from one "
-                             "layout, or a deep one (needs torch)")
+                             "layout, or a deep one (needs torch), learning deeply in play "
+                             "or (deep-layer) refitting its last layer only")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
     detector = Detector(threads=args.threads)

@@ -501,7 +501,7 @@ class TablePresenter(DirectorLink):
                 return None if path is None else str(path)
         return None
 
-    def _frames(self, hand: int, r: referee.RenegeView) -> tuple[str, ...]:
+    def _frames(self, hand: int, r: referee.ProvenRenege) -> tuple[str, ...]:
         """Saved camera frames of the two tricks, where the frame source kept them."""
         paths = [self.session.frame_path(hand, t, r.seat) for t in (r.trick, r.proven_at)]
         return tuple(str(p) for p in paths if p is not None and p.exists())

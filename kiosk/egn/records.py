@@ -44,7 +44,7 @@ from kiosk.rules.bidding import Bid, Call, IllegalBidError
 from kiosk.rules.cards import Card, Seat, Suit
 from kiosk.rules.play import TRICKS_PER_HAND, HandState, IllegalPlayError, InvalidDealError
 from kiosk.rules.profiles import RuleProfile
-from kiosk.rules.record import HandRecord, Play
+from kiosk.rules.record import HandRecord, SeatCard
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ def play_deal(deal: EgnDeal, profile: RuleProfile, where: str) -> DealPlayed:
                 state.set_discard(discard)
             except InvalidDealError as problem:
                 raise EgnError(f"{at}: {problem}") from None
-    tricks: list[tuple[Play, ...]] = []
+    tricks: list[tuple[SeatCard, ...]] = []
     if deal.play is not None and deal.play.tricks:
         tricks = _play(state, deal.play, f"{where}.phases[1]")
     if deal.initial_lead is not None and tricks and tricks[0][0][0] is not deal.initial_lead:
@@ -126,7 +126,7 @@ def _bid(state: HandState, bidding: Bidding, where: str) -> list[Bid]:
     return bids
 
 
-def _play(state: HandState, play: TrickPlay, where: str) -> list[tuple[Play, ...]]:
+def _play(state: HandState, play: TrickPlay, where: str) -> list[tuple[SeatCard, ...]]:
     contract = state.contract
     if contract is None:
         why = "the deal was passed out" if state.auction.passed_out else "bidding is unfinished"

@@ -6,7 +6,7 @@ the play legal as far as can be known, does it prove an earlier renege, is it
 an irregularity, whose turn is it now.  Layers as in STYLE.md: `verify_play`
 raises `IllegalPlayError` for a card that cannot be played at all (a card
 twice, a seat playing twice in a trick, a lone player's partner), `can_play`
-is the bool, `play` does it and returns a frozen `CardPlayed`.  Reneges and
+is the bool, `play` does it and returns a frozen `Played`.  Reneges and
 plays out of turn are not illegal here: they happen at real tables, and the
 profile scores them.
 
@@ -64,7 +64,7 @@ class InvalidDealError(ValueError):
 
 
 @dataclass(frozen=True)
-class CardPlayed:
+class Played:
     """One card played, and the referee's verdict on it."""
 
     seat: Seat
@@ -155,7 +155,7 @@ class HandState:
         self.discard: Card | None = None
         self.tricks: list[Trick] = []
         self.current: list[tuple[Seat, Card]] = []
-        self.plays: list[CardPlayed] = []
+        self.plays: list[Played] = []
         self._leader: Seat | None = None
         self._watch: RenegeWatch | None = None
         self._holdings: dict[Seat, _Holding] = {}
@@ -165,7 +165,7 @@ class HandState:
         self._play_irregularities: list[Irregularity] = []
         self._ended_by: Irregularity | RenegeProof | None = None
         self._active: tuple[Seat, ...] | None = None
-        self._played: dict[Card, CardPlayed] = {}
+        self._played: dict[Card, Played] = {}
 
     def _check_deal(self) -> None:
         if not self.turn_up.is_euchre:
@@ -375,7 +375,7 @@ class HandState:
             return False
         return True
 
-    def play(self, seat: Seat, card: Card) -> CardPlayed:
+    def play(self, seat: Seat, card: Card) -> Played:
         """Play a card: check it, rule on it, and close the trick when all have played."""
         self.verify_play(seat, card)
         contract = self.contract
@@ -398,7 +398,7 @@ class HandState:
             known_legal = True if holding.certainly_void(led, trump) else None
         proofs = self._watch.observe(seat, card, trick, led, held_led_suit=held_led)
         holding.remove(card)
-        played = CardPlayed(
+        played = Played(
             seat, card, trick, len(self.current), followed, known_legal, tuple(proofs), irregularity
         )
         self.plays.append(played)

@@ -27,7 +27,7 @@ from kiosk.rules.cards import Card, CardParseError, Seat, Suit
 from kiosk.rules.play import TRICKS_PER_HAND, HandState, IllegalPlayError, InvalidDealError
 from kiosk.rules.profiles import RuleProfile
 
-Play = tuple[Seat, Card]
+SeatCard = tuple[Seat, Card]
 
 
 class HandRecordError(ValueError):
@@ -41,7 +41,7 @@ class HandRecord:
     dealer: Seat
     turn_up: Card
     bids: tuple[Bid, ...]
-    tricks: tuple[tuple[Play, ...], ...]
+    tricks: tuple[tuple[SeatCard, ...], ...]
     hands: Mapping[Seat, tuple[Card, ...]] | None = None
     discard: Card | None = None
 
@@ -250,7 +250,7 @@ def _bid(entry: object, index: int) -> Bid:
         raise HandRecordError(f"{where}: {problem}") from None
 
 
-def _trick(entry: object, number: int) -> tuple[Play, ...]:
+def _trick(entry: object, number: int) -> tuple[SeatCard, ...]:
     plays = _list(entry, f"trick {number}")
     if len(plays) > 4:
         raise HandRecordError(f"trick {number} has {len(plays)} cards (at most 4)")

@@ -63,7 +63,7 @@ class TrickView:
 
 
 @dataclass(frozen=True)
-class RenegeView:
+class ProvenRenege:
     """A proven failure to follow suit, with the cards that show it."""
 
     seat: str
@@ -90,7 +90,7 @@ class HandView:
     to_play: str | None = None
     tricks: tuple[TrickView, ...] = ()
     tricks_won: dict[str, int] = field(default_factory=lambda: {"NS": 0, "EW": 0})
-    renege: RenegeView | None = None
+    renege: ProvenRenege | None = None
     result: dict[str, Any] | None = None
     record: dict[str, Any] = field(default_factory=dict)
     needs_choice: bool = False
@@ -317,7 +317,7 @@ def _view(rules: RuleProfile, dealer: str, turn_up: str, state: HandState,
                                 cards=tuple((str(s), str(c)) for s, c in state.current),
                                 winner=None))
     reneges = state.reneges
-    renege = _renege_view(state, reneges[0]) if reneges else None
+    renege = _proven_renege(state, reneges[0]) if reneges else None
     result = None
     penalty_now = None
     if state.is_over:
@@ -345,7 +345,7 @@ def _view(rules: RuleProfile, dealer: str, turn_up: str, state: HandState,
     )
 
 
-def _renege_view(state: HandState, proof: RenegeProof) -> RenegeView:
+def _proven_renege(state: HandState, proof: RenegeProof) -> ProvenRenege:
     contract = state.contract
     assert contract is not None
     by_trick: dict[int, dict[Seat, Card]] = {}
@@ -358,7 +358,7 @@ def _renege_view(state: HandState, proof: RenegeProof) -> RenegeView:
     led = None if lead is None else effective_suit(lead, contract.trump)
     failed = by_trick.get(proof.trick, {}).get(proof.seat)
     proof_card = by_trick.get(proof.proven_at, {}).get(proof.seat)
-    return RenegeView(seat=str(proof.seat), trick=proof.trick, proven_at=proof.proven_at,
+    return ProvenRenege(seat=str(proof.seat), trick=proof.trick, proven_at=proof.proven_at,
                       led_suit=None if led is None else str(led),
                       failed_card=None if failed is None else str(failed),
                       proof_card=None if proof_card is None else str(proof_card))

@@ -70,7 +70,7 @@ from kiosk.table.intake import CameraIntake
 from kiosk.table.journal import Entry, Journal
 from kiosk.table.markers import MarkerBook
 from kiosk.table.phases import Phase
-from kiosk.table.setup import SetupError, TableSetup
+from kiosk.table.setup import TableSetup, TableSetupError
 from kiosk.table.turn_up import ordered_by
 from kiosk.vision.events import VisionEvent
 
@@ -248,7 +248,7 @@ class TableSession:
         try:
             checked = setup.checked()
             referee.profile_info(checked.profile)
-        except (SetupError, KeyError) as problem:
+        except (TableSetupError, KeyError) as problem:
             raise IntentRefused(str(problem).strip("'\"")) from None
         self._record(SetupChosen(checked), key=f"setup:{uuid.uuid4().hex}")
 

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 
-class SetupError(ValueError):
+class TableSetupError(ValueError):
     """A set-up the table cannot play; the message says what to change."""
 
 
@@ -40,19 +40,19 @@ class TableSetup:
         return self.team_ew or "East-West"
 
     def checked(self) -> TableSetup:
-        """The same set-up with names trimmed; SetupError for what cannot work."""
+        """The same set-up with names trimmed; TableSetupError for what cannot work."""
         s = replace(self, tournament=self.tournament.strip(), team_ns=self.team_ns.strip(),
                     team_ew=self.team_ew.strip())
         if s.table < 1:
-            raise SetupError("The table number starts at 1.")
+            raise TableSetupError("The table number starts at 1.")
         if s.round < 1:
-            raise SetupError("The round number starts at 1.")
+            raise TableSetupError("The round number starts at 1.")
         if not 1 <= s.points_to_win <= 31:
-            raise SetupError("Points to win must be between 1 and 31.")
+            raise TableSetupError("Points to win must be between 1 and 31.")
         if not 0 <= s.minutes <= 180:
-            raise SetupError("The time limit must be between 0 (none) and 180 minutes.")
+            raise TableSetupError("The time limit must be between 0 (none) and 180 minutes.")
         if s.team_ns and s.team_ns == s.team_ew:
-            raise SetupError("The two teams need different names.")
+            raise TableSetupError("The two teams need different names.")
         return s
 
     def to_json(self) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from kiosk.vision.events import ReaderWarning, WarningKind, event_from_json
 from kiosk.vision.reader import naming
 from kiosk.vision.reader.config import ReaderConfig
 from kiosk.vision.reader.track import Track
-from kiosk.vision.reader.trick import Play, Trick
+from kiosk.vision.reader.trick import TableTrick, TrickCard
 from kiosk.vision.wording import card_words, narrate
 
 CFG = ReaderConfig()
@@ -32,7 +32,7 @@ def _track(card: str, score: float, frames: int, at: tuple[float, float] = (0.5,
 def test_a_name_read_well_alone_is_named_and_nothing_changes() -> None:
     jh = _track("JH", 0.9, 8)
     before = (jh.total, jh.shadow, jh.zone_seat)
-    trick = Trick(leader=Seat.N)
+    trick = TableTrick(leader=Seat.N)
     verdict = naming.decide(Seat.N, [jh], None, trick, [jh], set(), 0.7, CFG)
     assert verdict is not None and verdict.track is jh and not verdict.due
     assert verdict.confidence == pytest.approx(0.9)
@@ -43,7 +43,7 @@ def test_a_name_read_well_alone_is_named_and_nothing_changes() -> None:
 
 def test_two_names_read_alike_are_not_named() -> None:
     jd, jh = _track("JD", 0.9, 8), _track("JH", 0.9, 8)
-    assert naming.decide(Seat.N, [jd, jh], None, Trick(leader=Seat.N), [jd, jh], set(),
+    assert naming.decide(Seat.N, [jd, jh], None, TableTrick(leader=Seat.N), [jd, jh], set(),
                          0.7, CFG) is None
 
 
@@ -53,9 +53,9 @@ def test_a_name_already_played_counts_less_against_one_to_come() -> None:
 
 
 def test_a_trick_taken_in_before_its_cards_were_read() -> None:
-    trick = Trick(leader=Seat.N)
-    trick.plays += [Play(Seat.N, "9C", 1.0, 0.9, last_seen=1.0),
-                    Play(Seat.E, "TC", 2.0, 0.9, last_seen=2.0)]
+    trick = TableTrick(leader=Seat.N)
+    trick.plays += [TrickCard(Seat.N, "9C", 1.0, 0.9, last_seen=1.0),
+                    TrickCard(Seat.E, "TC", 2.0, 0.9, last_seen=2.0)]
     trick.last_seen = 2.0
     assert not trick.taken_in_before(Seat.S, 3.0, CFG)
     assert trick.taken_in_before(Seat.S, 2.0 + CFG.gathered_time, CFG)

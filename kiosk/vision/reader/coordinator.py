@@ -35,7 +35,7 @@ from kiosk.vision.reader.kitty import KittyWatch
 from kiosk.vision.reader.table_fit import TableFit
 from kiosk.vision.reader.track import Track, overlaps
 from kiosk.vision.reader.tracking import Tracks
-from kiosk.vision.reader.trick import Play, Trick, came_down
+from kiosk.vision.reader.trick import TableTrick, TrickCard, came_down
 from kiosk.vision.reader.zones import Occupancy, Places
 
 #: the rule for a trick's winner: its plays in order, (seat letter, card) -> seat letter
@@ -103,7 +103,7 @@ class TrickReader:
         self._places = Places(calibration.zones, self._fit)
         self._occupancy = Occupancy()
         self._hand = Hand()
-        self._trick = Trick(leader=_seat(leader))
+        self._trick = TableTrick(leader=_seat(leader))
         self._following = Tracks(self.config)
         self._now = 0.0
         #: the dealer's kitty, watched from the deal (None: no deal was announced)
@@ -168,7 +168,7 @@ class TrickReader:
         """
         self.set_contract(trump, sitting_out)
         self._hand = Hand()
-        self._trick = Trick(leader=_seat(leader))
+        self._trick = TableTrick(leader=_seat(leader))
         self._following.clear()
         self._occupancy.clear()
         if turn_up is not None:
@@ -416,7 +416,7 @@ class TrickReader:
         # The record keeps the order the cards came down. A card read late (a hard index,
         # a hand over it) that plainly lay there before cards already reported goes in
         # its place, not at the end.
-        play = Play(seat=seat, card=track.card, t=t, confidence=confidence, last_seen=t,
+        play = TrickCard(seat=seat, card=track.card, t=t, confidence=confidence, last_seen=t,
                     came=came_down(trick, seat, track, self._tracks.values(),
                                    cfg.takeback_gap), rivals=dict(rivals), track=track,
                     doubted=seat in trick.doubts)
@@ -499,7 +499,7 @@ class TrickReader:
                 events.append(self._warning(WarningKind.MISSING_CARD, seat, t))
         plays = trick.pairs()
         self._hand.take_in(trick.plays)
-        self._trick = Trick(leader=self._next_leader(plays), started=t)
+        self._trick = TableTrick(leader=self._next_leader(plays), started=t)
         self._following.keep(self._hand.played)
         self._occupancy.clear()
         events.append(TrickCleared(t=t))

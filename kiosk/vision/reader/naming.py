@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from kiosk.rules.cards import EUCHRE_NAMES, Seat
 from kiosk.vision.reader.config import PRESENCE_GAP, WELL_READ, ReaderConfig
 from kiosk.vision.reader.track import Track, one_card
-from kiosk.vision.reader.trick import Play, Trick
+from kiosk.vision.reader.trick import TableTrick, TrickCard
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ def giving_way(track: Track, names: Iterable[Track], t: float) -> bool:
     return False
 
 
-def due(seat: Seat, track: Track, names: list[Track], play: Play | None, trick: Trick,
+def due(seat: Seat, track: Track, names: list[Track], play: TrickCard | None, trick: TableTrick,
         tracks: Iterable[Track], played: set[str], t: float, cfg: ReaderConfig) -> bool:
     """Whether the seat's likeliest name, not yet dominant, is reported now: the reading
     has settled on it (no other name read here for ``PRESENCE_GAP``), it leads ``lead``
@@ -105,7 +105,7 @@ def due(seat: Seat, track: Track, names: list[Track], play: Play | None, trick: 
     return t - since >= cfg.decide_time
 
 
-def decide(seat: Seat, euchre: list[Track], play: Play | None, trick: Trick,
+def decide(seat: Seat, euchre: list[Track], play: TrickCard | None, trick: TableTrick,
            tracks: Iterable[Track], played: set[str], t: float, cfg: ReaderConfig
            ) -> Verdict | None:
     """The euchre name that holds ``seat`` now (``euchre``: the names read there), or None
@@ -150,7 +150,7 @@ def fighting(euchre: list[Track], t: float, cfg: ReaderConfig) -> list[Track]:
     return sorted(settled, key=lambda tr: -tr.evidence(t, cfg))[:2]
 
 
-def waits(verdict: Verdict, play: Play | None, trick: Trick, t: float, cfg: ReaderConfig
+def waits(verdict: Verdict, play: TrickCard | None, trick: TableTrick, t: float, cfg: ReaderConfig
           ) -> bool:
     """Whether a name that holds a seat waits before it is played."""
     top = verdict.track

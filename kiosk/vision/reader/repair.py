@@ -29,7 +29,7 @@ from kiosk.vision.reader.config import (
 )
 from kiosk.vision.reader.hand import Hand
 from kiosk.vision.reader.track import Track, one_card
-from kiosk.vision.reader.trick import Play, Trick
+from kiosk.vision.reader.trick import TableTrick, TrickCard
 
 
 def lies_on_table(card: str, tracks: Mapping[str, Track]) -> bool:
@@ -38,7 +38,7 @@ def lies_on_table(card: str, tracks: Mapping[str, Track]) -> bool:
     return track is not None and not track.shadow and track.total >= WELL_READ
 
 
-def note_rival(track: Track, trick: Trick) -> None:
+def note_rival(track: Track, trick: TableTrick) -> None:
     """A name read on the corners of a card of the trick on the table is what that card
     may be instead: remember its evidence with the play."""
     play = next((p for p in trick.plays if p.card == track.shadow_of), None)
@@ -53,12 +53,12 @@ class Reread:
     a guess among those, and the players are asked)."""
 
     trick: int
-    play: Play
+    play: TrickCard
     name: str
     confidence: float
 
 
-def earlier_misread(track: Track, confidence: float, hand: Hand, trick: Trick,
+def earlier_misread(track: Track, confidence: float, hand: Hand, trick: TableTrick,
                     tracks: Mapping[str, Track], cfg: ReaderConfig) -> Reread | None:
     """The earlier card that was misread when ``track``'s name, already played, is read
     again here with ``confidence``, or None when nothing changes (both are asked about).
@@ -106,7 +106,7 @@ def apply_reread(reread: Reread, hand: Hand) -> str:
     return was
 
 
-def rival_on_corners(play: Play, own: Track, tracks: Mapping[str, Track], taken: set[str],
+def rival_on_corners(play: TrickCard, own: Track, tracks: Mapping[str, Track], taken: set[str],
                      t: float, cfg: ReaderConfig) -> Track | None:
     """The name read far more (``reread`` times its evidence, resting there, and read
     there since before the first name went: not a card put in its place) on the very
@@ -124,12 +124,12 @@ def rival_on_corners(play: Play, own: Track, tracks: Mapping[str, Track], taken:
     return rival
 
 
-def retake_misread(trick: Trick, tracks: Mapping[str, Track], played: set[str], t: float,
-                   cfg: ReaderConfig) -> list[Play]:
+def retake_misread(trick: TableTrick, tracks: Mapping[str, Track], played: set[str], t: float,
+                   cfg: ReaderConfig) -> list[TrickCard]:
     """The trick cards that take the name read far more on their very corners since they
     came down (:func:`rival_on_corners`), each changed in place: it keeps what its old name
     was read as among its rivals, and the old name is taken for a misreading of it now."""
-    changed: list[Play] = []
+    changed: list[TrickCard] = []
     taken = played | trick.cards()
     for play in trick.plays:
         own = tracks.get(play.card)

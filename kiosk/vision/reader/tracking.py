@@ -10,7 +10,7 @@ from kiosk.vision.reader.config import ON_CORNERS, PRESENCE_GAP, SURER_ELSEWHERE
 from kiosk.vision.reader.frame import CardSighting
 from kiosk.vision.reader.repair import note_rival
 from kiosk.vision.reader.track import Track, all_near
-from kiosk.vision.reader.trick import Trick
+from kiosk.vision.reader.trick import TableTrick
 
 
 class Tracks:
@@ -35,7 +35,7 @@ class Tracks:
         horizon = self.config.forget_time
         self.by_card = {k: tr for k, tr in self.by_card.items() if t - tr.last_seen <= horizon}
 
-    def follow(self, card: str, found: list[CardSighting], t: float, trick: Trick,
+    def follow(self, card: str, found: list[CardSighting], t: float, trick: TableTrick,
                played: set[str]) -> None:
         """Add this frame's sightings of one name to its track. A euchre deck has one card
         of each name: of several places a name is read in at once, the one where that card
@@ -69,7 +69,7 @@ class Tracks:
         if track.shadow_of is not None and card in EUCHRE_NAMES:
             note_rival(track, trick)
 
-    def _note_trick_card(self, card: str, t: float, trick: Trick) -> None:
+    def _note_trick_card(self, card: str, t: float, trick: TableTrick) -> None:
         """A trick card counts as still on the table only when seen in two frames close
         together: one false box with its name must not hold the trick on the table."""
         previous = self._raw_seen.get(card)
@@ -79,7 +79,7 @@ class Tracks:
             play.last_seen = t
             trick.last_seen = max(trick.last_seen, t)
 
-    def _misreads_trick_card(self, track: Track, sighting: CardSighting, trick: Trick,
+    def _misreads_trick_card(self, track: Track, sighting: CardSighting, trick: TableTrick,
                              now: float) -> bool:
         """A card of the trick on the table read, away from where it lies, on the corners
         of another card of that trick still lying there: that other card misread, not this

@@ -2,8 +2,8 @@
 moments it ends (full and raked in, taken in before all its cards were read, a card of
 it taken back and replaced, the pile being gathered).
 
->>> trick = Trick(leader=Seat.N)
->>> trick.plays.append(Play(Seat.N, "JH", t=1.0, confidence=0.9))
+>>> trick = TableTrick(leader=Seat.N)
+>>> trick.plays.append(TrickCard(Seat.N, "JH", t=1.0, confidence=0.9))
 >>> trick.expected_seat(sitting_out=None), trick.turn_index(Seat.W, sitting_out=None)
 (<Seat.E: 'E'>, 2)
 >>> trick.expected_seat(sitting_out=Seat.E)
@@ -27,7 +27,7 @@ ASKING = (WarningKind.AMBIGUOUS, WarningKind.UNREADABLE, WarningKind.SEEN_TWICE)
 
 
 @dataclass
-class Play:
+class TrickCard:
     """One card in a trick's record."""
 
     seat: Seat
@@ -51,11 +51,11 @@ class Play:
 
 
 @dataclass
-class Trick:
+class TableTrick:
     """The trick on the table."""
 
     leader: Seat | None
-    plays: list[Play] = field(default_factory=list)
+    plays: list[TrickCard] = field(default_factory=list)
     complete: bool = False
     last_seen: float = -math.inf  # last frame any of this trick's cards was seen
     #: the questions asked about it, once each: (kind, seat)
@@ -70,7 +70,7 @@ class Trick:
     completed_at: float = math.inf  # when every seat had a card in it
     started: float = -math.inf  # when the trick before it was cleared
 
-    def play_of(self, seat: Seat) -> Play | None:
+    def play_of(self, seat: Seat) -> TrickCard | None:
         return next((p for p in self.plays if p.seat == seat), None)
 
     def cards(self) -> set[str]:
@@ -171,7 +171,7 @@ class Trick:
         return "hidden"
 
 
-def came_down(trick: Trick, seat: Seat, track: Track, tracks: Iterable[Track],
+def came_down(trick: TableTrick, seat: Seat, track: Track, tracks: Iterable[Track],
               takeback_gap: float) -> float:
     """When the card just read came down, for its place in the order of play: its
     own arrival, or that of another name read well on its corners since this trick

@@ -3,7 +3,7 @@ zones goes by the turn of play), and which seats have shown something for a whil
 
 >>> from kiosk.vision.camera.calibration import SeatZones
 >>> places = Places(SeatZones())
->>> trick = Trick(leader=Seat.N)
+>>> trick = TableTrick(leader=Seat.N)
 >>> places.seat_of_point((0.62, 0.40), "AS", trick, (Seat.N, Seat.E, Seat.S, Seat.W),
 ...                      sitting_out=None, now=0.0, cfg=ReaderConfig())
 <Seat.N: 'N'>
@@ -19,7 +19,7 @@ from kiosk.vision.camera.calibration import SeatZones
 from kiosk.vision.reader.config import ACROSS_LINE, ReaderConfig
 from kiosk.vision.reader.table_fit import TableFit
 from kiosk.vision.reader.track import Track
-from kiosk.vision.reader.trick import Trick
+from kiosk.vision.reader.trick import TableTrick
 
 
 class Places:
@@ -30,7 +30,7 @@ class Places:
         #: where the cards say the table lies, for a table nobody calibrated
         self.fit = fit or TableFit(active=False)
 
-    def seat_of(self, track: Track, trick: Trick, players: Sequence[Seat],
+    def seat_of(self, track: Track, trick: TableTrick, players: Sequence[Seat],
                 sitting_out: Seat | None, now: float, cfg: ReaderConfig) -> Seat | None:
         """The seat whose zone the card lies in (the centre of the corners seen), or None
         before any corner rested."""
@@ -40,7 +40,7 @@ class Places:
         return self.seat_of_point((float(x), float(y)), track.card, trick, players,
                                   sitting_out, now, cfg)
 
-    def seat_of_point(self, point: tuple[float, float], card: str, trick: Trick,
+    def seat_of_point(self, point: tuple[float, float], card: str, trick: TableTrick,
                       players: Sequence[Seat], sitting_out: Seat | None, now: float,
                       cfg: ReaderConfig) -> Seat | None:
         """The seat a card named ``card`` lying at ``point`` is in front of.
@@ -78,15 +78,15 @@ class Places:
         return other if trick.expected_seat(sitting_out) == other else seat
 
 
-def in_turn(trick: Trick, sitting_out: Seat | None) -> bool:
+def in_turn(trick: TableTrick, sitting_out: Seat | None) -> bool:
     """Whether every card read in the trick so far came before the seat whose turn it is
     (none of them after a seat still to play, whose card may lie there unread).
 
-    >>> trick = Trick(leader=Seat.N)
+    >>> trick = TableTrick(leader=Seat.N)
     >>> in_turn(trick, None)
     True
-    >>> from kiosk.vision.reader.trick import Play
-    >>> trick.plays.append(Play(Seat.E, "9C", t=1.0, confidence=0.9))
+    >>> from kiosk.vision.reader.trick import TrickCard
+    >>> trick.plays.append(TrickCard(Seat.E, "9C", t=1.0, confidence=0.9))
     >>> in_turn(trick, None)   # North led, but only East's card was read
     False
     """

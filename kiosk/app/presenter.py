@@ -37,7 +37,7 @@ from kiosk.app.words import SUIT_SYMBOLS, card_words, clock_text, plain
 from kiosk.rules.cards import Seat
 from kiosk.table import fixing, referee
 from kiosk.table.phases import Phase
-from kiosk.table.referee import SEAT_NAMES, SIDE_NAMES, SUIT_NAMES, seat_name
+from kiosk.table.referee import SIDE_NAMES, SUIT_NAMES, seat_name
 from kiosk.table.session import IntentRefused, TableSession
 from kiosk.table.setup import TableSetup, default_setup
 from kiosk.table.turn_up import kitty_doubt
@@ -366,7 +366,7 @@ class TablePresenter(DirectorLink):
             if current.winner is not None:
                 won_by = f"Trick {done} to {seat_name(current.winner)}"
         seats = tuple(
-            SeatView(seat=s, name=SEAT_NAMES[s], card=on_table.get(s) or hand.pending.get(s),
+            SeatView(seat=s, name=seat_name(s), card=on_table.get(s) or hand.pending.get(s),
                      on_turn=view.to_play == s, sitting_out=view.sitting_out == s)
             for s in (str(seat) for seat in Seat)
         )

@@ -50,7 +50,7 @@ class Phrasebook:
 
 
 ENGLISH = Phrasebook(
-    seats={"N": "North", "E": "East", "S": "South", "W": "West"},
+    seats={str(seat): seat.words for seat in Seat},
     ranks={"9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king", "A": "ace"},
     suits={"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"},
     of="of", trick_to="Trick {n} to {seat}.", score="Score: {a} {x}, {b} {y}.",

@@ -13,7 +13,7 @@ from typing import Any
 from kiosk.rules.cards import Team
 from kiosk.table import referee
 from kiosk.table.fixing import FixPreview
-from kiosk.table.referee import SEAT_NAMES, SIDE_NAMES, SUIT_NAMES, seat_name
+from kiosk.table.referee import SIDE_NAMES, SUIT_NAMES, seat_name
 from kiosk.table.turn_up import KittyDoubt
 
 SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
@@ -172,4 +172,4 @@ def undo_fix_words(trick: int, seat: str, was: str) -> str:
     return "Undo the change"
 
 
-__all__ = ["SIDE_NAMES", "SUIT_NAMES", "SEAT_NAMES", "card_label", "card_words", "plain"]
+__all__ = ["SIDE_NAMES", "SUIT_NAMES", "card_label", "card_words", "plain", "seat_name"]

@@ -30,13 +30,16 @@ from kiosk.rules.tricks import effective_suit
 
 DEFAULT_PROFILE = "tournament"
 
-SEAT_NAMES = {seat.value: seat.words for seat in Seat}
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 SIDE_NAMES = {"NS": "North-South", "EW": "East-West"}
 
 
-def seat_name(seat: str | None) -> str:
-    return SEAT_NAMES.get(str(seat), str(seat))
+def seat_name(seat: Seat | str | None) -> str:
+    """A seat by name ('E' -> 'East', from `Seat.words`); what is no seat as it is."""
+    try:
+        return Seat.parse(str(seat)).words
+    except ValueError:
+        return str(seat)
 
 
 def normalize_card(token: str) -> str:
@@ -273,7 +276,7 @@ def plain_words(text: str) -> str:
         return words[:1].upper() + words[1:] if not before or before[-1] in ".:?!" else words
 
     text = _CARD_CODE.sub(card, text)
-    return _SEAT_IN_BRACKET.sub(lambda m: f"(by {SEAT_NAMES[m.group(1)]} ", text)
+    return _SEAT_IN_BRACKET.sub(lambda m: f"(by {Seat.parse(m.group(1)).words} ", text)
 
 
 def replay(profile: str, dealer: str, turn_up: str | None, bids: Sequence[dict[str, Any]],

@@ -15,8 +15,6 @@ from __future__ import annotations
 from kiosk.rules.cards import Card, CardParseError, Seat
 from kiosk.vision.events import ReaderWarning, WarningKind
 
-SEAT_NAMES: dict[Seat, str] = {seat: seat.words for seat in Seat}
-
 
 def card_words(card: Card | str) -> str:
     """A card in plain words ('JH' -> 'jack of hearts'); a name that is no card (a
@@ -30,8 +28,8 @@ def card_words(card: Card | str) -> str:
 
 
 def seat_words(seat: Seat | str) -> str:
-    """A seat by name ('E' -> 'East')."""
-    return SEAT_NAMES[seat if isinstance(seat, Seat) else Seat.parse(seat)]
+    """A seat by name ('E' -> 'East'; the rules engine's `Seat.words`)."""
+    return (seat if isinstance(seat, Seat) else Seat.parse(seat)).words
 
 
 def narrate(warning: ReaderWarning) -> str:

@@ -55,5 +55,6 @@ def test_the_engine_names_the_seats_of_its_refusals() -> None:
 
 
 def test_seat_names_come_from_the_rules_engine() -> None:
-    assert referee.SEAT_NAMES == {"N": "North", "E": "East", "S": "South", "W": "West"}
+    assert [referee.seat_name(s) for s in "NESW"] == ["North", "East", "South", "West"]
+    assert referee.seat_name(None) == "None"
     assert [seat.words for seat in Seat] == ["North", "East", "South", "West"]

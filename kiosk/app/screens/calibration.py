@@ -12,11 +12,11 @@ from kivy.properties import BooleanProperty, StringProperty
 from kiosk.app import bar
 from kiosk.app.screens.base import PictureScreen, frame_texture
 from kiosk.app.widgets import PictureLabel, load_kv
+from kiosk.rules.cards import Seat
 
 #: one colour per seat zone, bright on the felt and on a white mat
 ZONE_COLOURS = {"N": (1, 0.8, 0.15, 1), "E": (0.2, 0.85, 1, 1), "S": (1, 0.5, 0.5, 1),
                 "W": (0.78, 0.62, 1, 1)}
-SEAT_WORDS = {"N": "North", "E": "East", "S": "South", "W": "West"}
 
 
 class CalibrationScreen(PictureScreen):
@@ -83,7 +83,7 @@ class CalibrationScreen(PictureScreen):
             xs = [self._to_screen(*p) for p in outline]
             cx = sum(p[0] for p in xs) / len(xs)
             cy = sum(p[1] for p in xs) / len(xs)
-            label = PictureLabel(text=SEAT_WORDS[seat], font_size=bar.TEXT,
+            label = PictureLabel(text=Seat.parse(seat).words, font_size=bar.TEXT,
                                  color=ZONE_COLOURS[seat], size_hint=(None, None))
             label.texture_update()
             label.size = label.texture_size

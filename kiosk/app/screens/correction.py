@@ -13,8 +13,9 @@ from kiosk.app import bar
 from kiosk.app.screens.base import KioskScreen
 from kiosk.app.views import CorrectionView
 from kiosk.app.widgets import CardFace, fill_card_picker, load_kv
+from kiosk.rules.cards import Seat
 
-SEATS = (("N", "North"), ("E", "East"), ("S", "South"), ("W", "West"))
+SEATS = tuple((str(seat), seat.words) for seat in Seat)
 
 
 class CorrectionScreen(KioskScreen):

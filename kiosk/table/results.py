@@ -4,6 +4,7 @@ each proven renege and the camera's frames that show it."""
 from __future__ import annotations
 
 import base64
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kiosk.rules.cards import Seat, Team
@@ -48,6 +49,36 @@ def marker_reports(session: TableSession) -> dict[str, Any]:
     return {"markers": open_} if open_ else {}
 
 
+@dataclass(frozen=True)
+class RenegePenalty:
+    """What a proven renege cost, as facts: ``points`` to the side owed them
+    (``gained``), or taken from the offending side; 0 points: the hand scored as played.
+    ``team`` is the name of the side the points went to or came from."""
+
+    points: int
+    team: str
+    gained: bool
+
+    @classmethod
+    def of(cls, points: dict[str, int], offender: Team, teams: dict[Team, str]) -> RenegePenalty:
+        owed = offender.other
+        gained, lost = points.get(owed, 0), points.get(offender, 0)
+        if gained > 0:
+            return cls(gained, teams.get(owed, str(owed)), gained=True)
+        if lost < 0:
+            return cls(-lost, str(teams.get(offender)), gained=False)
+        return cls(0, "", gained=False)
+
+    def wire_text(self) -> str:
+        """The director API's ``penalty`` text (docs/director-api.md: a renege report's
+        penalty is text, written as the director's sheet shows it)."""
+        if self.points and self.gained:
+            return f"{self.points} points to {self.team}"
+        if self.points:
+            return f"{self.points} points from {self.team}"
+        return "hand scored as played"
+
+
 def renege_reports(session: TableSession) -> list[dict[str, Any]]:
     """Each proven renege with its evidence, as the director's sheet shows it (the first
     `MAX_FRAMES` frames of the game; later reneges are reported without theirs)."""
@@ -57,17 +88,12 @@ def renege_reports(session: TableSession) -> list[dict[str, Any]]:
     for hand in session.finished:
         for proof in hand.result.get("reneges", [])[:1]:
             offender = Seat.parse(proof["seat"]).team
-            owed = offender.other
-            gained = hand.points.get(owed, 0)
-            lost = hand.points.get(offender, 0)
-            penalty = (f"{gained} points to {teams.get(owed, owed)}" if gained > 0 else
-                       f"{-lost} points from {teams.get(offender)}" if lost < 0 else
-                       "hand scored as played")
+            penalty = RenegePenalty.of(hand.points, offender, teams)
             shown = frames(session, hand.number, proof)[:room]
             room -= len(shown)
             reports.append({"hand": hand.number, **proof,
                             "team": teams.get(offender, str(offender)),
-                            "penalty": penalty,
+                            "penalty": penalty.wire_text(),
                             "frames": shown})
     return reports
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from kiosk.table.entries import ENTRY_TYPES, read_entry
 from kiosk.table.journal import SCHEMA
 from kiosk.table.session import TableSession
 from kiosk.vision.events import event_from_json
@@ -72,3 +73,23 @@ def test_an_old_journals_sightings_sent_again_are_known(name: str, tmp_path: Pat
         assert session.has_seen(event, entry["payload"]["source"]), entry["key"]
         assert session.feed(event, source=entry["payload"]["source"]) is False
     assert state_of(session) == last["state"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_old_entry_reads_as_its_type_and_writes_back_as_it_was(name: str) -> None:
+    """Each entry is read as one typed value whose JSON is the payload the old kiosk
+    wrote (but for a warning's words, written again from its facts)."""
+    for entry in recorded(name)["entries"]:
+        typed = read_entry(entry["kind"], entry["payload"])
+        assert typed.kind == entry["kind"]
+        assert typed.to_json() == entry["payload"], entry
+
+
+def test_the_recorded_journals_hold_every_kind_of_entry() -> None:
+    kinds = {e["kind"] for name in NAMES for e in recorded(name)["entries"]}
+    assert kinds == set(ENTRY_TYPES)
+
+
+def test_an_entry_of_no_known_kind_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown journal entry 'tap'"):
+        read_entry("tap", {})

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from kiosk.table import fixing, referee
-from kiosk.table.hand_log import HandLog, Suggestion
+from kiosk.table.hand_log import HandLog, Notice, NoticeAbout, Suggestion
 from kiosk.table.phases import Phase
 from kiosk.vision.events import (
     CardPlayed,
@@ -38,7 +38,7 @@ class IntakeTable(Protocol):
     @property
     def profile(self) -> str: ...
 
-    def add_notice(self, text: str, seat: str | None, seq: int, kind: str = "") -> None: ...
+    def add_notice(self, notice: Notice) -> None: ...
 
     def rebuild_hand(self) -> None: ...
 
@@ -50,15 +50,20 @@ class CameraIntake:
     def __init__(self, table: IntakeTable) -> None:
         self._table = table
 
-    def _notice(self, text: str, seat: str | None, seq: int, kind: str = "") -> None:
-        self._table.add_notice(text, seat, seq, kind)
+    def _notice(self, about: NoticeAbout, seat: str | None, seq: int, *, kind: str = "",
+                card: str | None = None, other: str | None = None, trick: int | None = None,
+                words: str = "") -> None:
+        hand = self._table.hand
+        self._table.add_notice(Notice(about, seat, seq, hand.number if hand else 0, kind=kind,
+                                      card=card, other=other, trick=trick, words=words))
 
     def take(self, event: VisionEvent, seq: int) -> None:
         """Fold one camera event (journal entry ``seq``) into the hand."""
         hand = self._table.hand
         if isinstance(event, ReaderWarning):
             seat = None if event.seat is None else str(event.seat)
-            self._notice(event.message, seat, seq, kind=str(event.kind))
+            self._notice(NoticeAbout.READER, seat, seq, kind=str(event.kind),
+                         words=event.message)
             return
         if hand is None or hand.view is None:
             return
@@ -80,8 +85,7 @@ class CameraIntake:
         seat = str(event.seat)
         seen = as_card(event.card)
         if seen is None or not seen.is_euchre:
-            self._notice(f"The camera saw something it cannot name in front of "
-                         f"{referee.seat_name(seat)}. Tap the card to fix it.", seat, seq)
+            self._notice(NoticeAbout.UNNAMED, seat, seq)
             return
         card = str(seen)
         if view.phase == "bidding":
@@ -119,19 +123,15 @@ class CameraIntake:
                 return
             hand.plays[index] = (seat, card)
             hand.changed_at = seq
-            self._notice(f"The camera now reads {referee.seat_name(seat)}'s card as "
-                         f"the {referee.card_words(card)} (it read the "
-                         f"{referee.card_words(was)} before).", seat, seq)
+            self._notice(NoticeAbout.READ_AGAIN, seat, seq, card=card, other=was)
             self._table.rebuild_hand()
             return
         trick_empty = not view.tricks or view.tricks[-1].winner is not None
         if view.to_play != seat and trick_empty and not hand.pending:
-            leader = referee.seat_name(view.to_play)
-            self._notice(f"{referee.seat_name(seat)}'s card came before {leader} led. "
-                         "If it was a lead out of turn, call the director.", seat, seq)
+            self._notice(NoticeAbout.BEFORE_LEAD, seat, seq, other=view.to_play)
         problem = referee.check_play(view, seat, card)
         if problem:
-            self._notice(problem, seat, seq)
+            self._notice(NoticeAbout.REFUSED, seat, seq, words=problem)
             return
         self._play_seen(seat, card, seq)
 
@@ -203,11 +203,8 @@ class CameraIntake:
         trial = referee.replay(self._table.profile, hand.dealer, hand.turn_up, hand.bids, plays,
                                hand.renege_choice)
         if trial.problem:
-            self._notice(f"The camera now reads {referee.seat_name(seat)}'s card in "
-                         f"trick {event.trick} as the {referee.card_words(card)}, but the "
-                         f"record cannot take it: {trial.problem.rstrip('.')}. Please tap "
-                         "that card.",
-                         seat, seq)
+            self._notice(NoticeAbout.REREAD_REFUSED, seat, seq, card=card, trick=event.trick,
+                         words=trial.problem)
             return
         if fixing.is_finished(hand, event.trick):
             self._suggest(Suggestion(event.trick, seat, card, was), seq)

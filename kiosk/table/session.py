@@ -721,10 +721,9 @@ class TableSession:
                 asked = Suggestion(q.trick, q.seat, card=q.twin, was=q.card, twin=True)
         hand.suggestion = asked
 
-    def add_notice(self, text: str, seat: str | None, seq: int, kind: str = "") -> None:
-        """A message for the players (the last 20 are kept)."""
-        number = self.hand.number if self.hand else 0
-        self.notices.append(Notice(text=text, seat=seat, seq=seq, hand=number, kind=kind))
+    def add_notice(self, notice: Notice) -> None:
+        """A message for the players, as facts (the last 20 are kept)."""
+        self.notices.append(notice)
         del self.notices[:-20]
 
     def _apply_correction(self, fix: CardFixed, seq: int) -> None:

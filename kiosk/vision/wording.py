@@ -83,3 +83,32 @@ def _seen_twice(warning: ReaderWarning, who: str, card: str, other_seat: str) ->
         return (f"{where} and {who}'s card both read as the {card}, and a pack has one. "
                 f"Please tap the one that is not (the {card_words(warning.other)}?).")
     return f"The {card} was already read as {where}; please check {who}'s card."
+
+
+# ---- what the table made of a sighting (kiosk.table.intake's notices) -----------------
+
+
+def unnamed_card(seat: Seat | str) -> str:
+    """Something lies in front of a seat that is no euchre card the camera can name."""
+    return (f"The camera saw something it cannot name in front of {seat_words(seat)}. "
+            "Tap the card to fix it.")
+
+
+def read_again(seat: Seat | str, card: Card | str, was: Card | str) -> str:
+    """A seat's card in the open trick is read as another card now."""
+    return (f"The camera now reads {seat_words(seat)}'s card as the {card_words(card)} "
+            f"(it read the {card_words(was)} before).")
+
+
+def before_the_lead(seat: Seat | str, leader: Seat | str) -> str:
+    """A card came down before the seat on lead led."""
+    return (f"{seat_words(seat)}'s card came before {seat_words(leader)} led. "
+            "If it was a lead out of turn, call the director.")
+
+
+def reread_refused(seat: Seat | str, trick: int, card: Card | str, why: str) -> str:
+    """A card of an earlier trick is read as another card now, which the rules refuse
+    (``why``: the rules' refusal, in words)."""
+    return (f"The camera now reads {seat_words(seat)}'s card in trick {trick} as the "
+            f"{card_words(card)}, but the record cannot take it: {why.rstrip('.')}. "
+            "Please tap that card.")

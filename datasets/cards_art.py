@@ -26,7 +26,9 @@ French (R D V), German (B D K), Russian and Swiss decks would teach wrong index 
 Use :func:`load_card` (one face, RGBA) and :func:`index_boxes` (where its printed corner
 indices are, in that image's pixels); :data:`DECKS`, :data:`EXTRA_TRAINING_DECKS` and
 :data:`HELD_OUT_DECKS` name each deck with its licence.
-Rendered sheets are cached as PNG under ``datasets/generated/art/`` (git-ignored).
+Rendered sheets are cached as PNG in the user's cache folder (:data:`CACHE_DIR`), which every
+clone on the machine shares: they come from the installed card files and this module, not
+from the checkout, and a KDE deck takes minutes to render.
 """
 
 from __future__ import annotations
@@ -48,7 +50,20 @@ from datasets.classes import ALL_RANKS, BACK, FACES, SUITS
 
 AISLERIOT_DIR = Path("/usr/share/aisleriot/cards")
 KDE_DIR = Path("/usr/share/carddecks")
-CACHE_DIR = Path(__file__).resolve().parent / "generated" / "art"
+#: bumped when the rendering of a sheet changes, so a sheet rendered by older code is not read
+SHEETS_VERSION = 1
+
+
+def _cache_dir() -> Path:
+    """Where rendered sheets and found index boxes are kept: ``$KIOSK_ART_CACHE``, else
+    ``$XDG_CACHE_HOME/kiosk`` (``~/.cache/kiosk``), in a folder of :data:`SHEETS_VERSION`."""
+    if os.environ.get("KIOSK_ART_CACHE"):
+        return Path(os.environ["KIOSK_ART_CACHE"])
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "kiosk" / f"card-art-{SHEETS_VERSION}"
+
+
+CACHE_DIR = _cache_dir()
 #: width of one card in the cache, pixels; scenes draw cards at most about this wide.
 CARD_WIDTH = 260
 #: court ranks: their corner index sits beside a picture, see :func:`_court_template`

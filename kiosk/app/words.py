@@ -8,9 +8,10 @@ code left in a message becomes words.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from kiosk.rules.cards import Team
+from kiosk.rules.cards import Card, Seat, Team
 from kiosk.table import referee
 from kiosk.table.fixing import FixPreview
 from kiosk.table.referee import SIDE_NAMES, SUIT_NAMES, seat_name
@@ -30,9 +31,23 @@ def card_words(card: str) -> str:
     return referee.card_words(card)
 
 
+_CARD_CODE = re.compile(r"\b(?:the )?([9TJQKA])([CDHS])\b")
+_SEAT_IN_BRACKET = re.compile(r"\(by ([NESW]) ")
+
+
 def plain(text: str) -> str:
-    """The last guard before a screen: any card code left in a message said in words."""
-    return referee.plain_words(text)
+    """The last guard before a screen: any card code left in a message said in words
+    ('AC is played twice' -> 'The ace of clubs is played twice'), and a seat letter in
+    '(by N ...' by name. The table's messages are made from facts; this catches what a
+    message from elsewhere (an older journal's words) may still hold."""
+
+    def card(match: re.Match[str]) -> str:
+        words = "the " + Card.parse(match.group(1) + match.group(2)).words
+        before = text[:match.start()].rstrip()
+        return words[:1].upper() + words[1:] if not before or before[-1] in ".:?!" else words
+
+    text = _CARD_CODE.sub(card, text)
+    return _SEAT_IN_BRACKET.sub(lambda m: f"(by {Seat.parse(m.group(1)).words} ", text)
 
 
 def clock_text(seconds: float) -> str:

@@ -38,16 +38,37 @@ from kiosk.rules.irregularities import Irregularity, IrregularityKind, Ruling
 from kiosk.rules.profiles import OutOfTurnBidRuling, RuleProfile
 
 
+class BidFault(enum.Enum):
+    """Why a bid cannot be made: what an `IllegalBidError` is about."""
+
+    MALFORMED = "malformed"  #: a bid that is no bid (a suit without 'name', ...)
+    BIDDING_OVER = "bidding_over"  #: the bidding is over (``passed_out`` or trump made)
+    NAME_IN_ROUND_ONE = "name_in_round_one"
+    ORDER_IN_ROUND_TWO = "order_in_round_two"
+    SIDE_BARRED = "side_barred"  #: the side made a void call
+    STICK_THE_DEALER = "stick_the_dealer"  #: the dealer may not pass in round two
+    TURNED_DOWN_SUIT = "turned_down_suit"  #: ``suit`` was turned down
+    #: the dealer takes up ``card`` without a natural trump (of ``suit``)
+    NO_NATURAL_TRUMP = "no_natural_trump"
+
+
 class IllegalBidError(ValueError):
     """A bid that cannot be made under the profile (not merely out of turn).
 
-    `seats` are the seats the message names, in the order it names them (as
-    `IllegalPlayError`'s): words for a screen come from these, not from the message.
+    It carries its facts, as `IllegalPlayError` does: `fault` (:class:`BidFault`), the
+    `seats` it names, and the `suit`, `card` or `passed_out` its fault is about. Words
+    for a screen come from these, not from the message.
     """
 
-    def __init__(self, message: str, *seats: Seat) -> None:
+    def __init__(self, message: str, *seats: Seat, fault: BidFault = BidFault.MALFORMED,
+                 suit: Suit | None = None, card: Card | None = None,
+                 passed_out: bool = False) -> None:
         super().__init__(message)
         self.seats: tuple[Seat, ...] = seats
+        self.fault = fault
+        self.suit = suit
+        self.card = card
+        self.passed_out = passed_out
 
 
 class Call(enum.Enum):
@@ -184,22 +205,22 @@ class Auction:
             raise IllegalBidError(
                 f"bidding is over ({'passed out' if self.passed_out else 'trump is made'}),"
                 f" {bid.seat} cannot bid",
-                bid.seat,
+                bid.seat, fault=BidFault.BIDDING_OVER, passed_out=self.passed_out,
             )
         if self.round == 1 and bid.call is Call.NAME:
             raise IllegalBidError(
                 f"{bid.seat} names a suit in round one (round one is 'pass' or 'order')",
-                bid.seat,
+                bid.seat, fault=BidFault.NAME_IN_ROUND_ONE,
             )
         if self.round == 2 and bid.call is Call.ORDER:
             raise IllegalBidError(
                 f"{bid.seat} orders up in round two, after the turn-up was turned down",
-                bid.seat,
+                bid.seat, fault=BidFault.ORDER_IN_ROUND_TWO,
             )
         if bid.call is not Call.PASS and bid.seat.team in self._barred:
             raise IllegalBidError(
                 f"{bid.seat}'s side may not make trump after its void declaration",
-                bid.seat,
+                bid.seat, fault=BidFault.SIDE_BARRED,
             )
         if bid.seat is not self._turn:
             return  # out of turn: accepted, and ruled on by `bid`
@@ -207,7 +228,7 @@ class Auction:
             if self.round == 2 and bid.seat is self.dealer and self.profile.stick_the_dealer:
                 raise IllegalBidError(
                     f"stick the dealer: {bid.seat} (dealer) must name trump, not pass",
-                    bid.seat,
+                    bid.seat, fault=BidFault.STICK_THE_DEALER,
                 )
             return
         if (
@@ -217,7 +238,7 @@ class Auction:
         ):
             raise IllegalBidError(
                 f"{bid.seat} names {bid.suit}, the turned-down suit, which cannot be trump",
-                bid.seat,
+                bid.seat, fault=BidFault.TURNED_DOWN_SUIT, suit=bid.suit,
             )
         if (
             bid.call is Call.ORDER
@@ -229,7 +250,8 @@ class Auction:
             raise IllegalBidError(
                 f"{bid.seat} (dealer) takes up {self.turn_up} without a natural "
                 f"{self.turn_up.suit}",
-                bid.seat,
+                bid.seat, fault=BidFault.NO_NATURAL_TRUMP, card=self.turn_up,
+                suit=self.turn_up.suit,
             )
 
     def can_bid(self, bid: Bid) -> bool:

@@ -30,6 +30,7 @@ False
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -43,20 +44,51 @@ from kiosk.rules.tricks import effective_suit, trick_winner
 TRICKS_PER_HAND = 5
 
 
+class PlayFault(enum.Enum):
+    """Why a card cannot be played at all: what an `IllegalPlayError` is about."""
+
+    PASSED_OUT = "passed_out"  #: no trump was made
+    BEFORE_TRUMP = "before_trump"  #: played while the bidding goes on
+    AFTER_THE_HAND = "after_the_hand"  #: played after all five tricks
+    NOT_EUCHRE = "not_euchre"  #: a card outside the euchre pack
+    SITS_OUT = "sits_out"  #: the seat sits out a lone hand (``seats[1]`` plays alone)
+    TWICE_IN_TRICK = "twice_in_trick"  #: the seat already played in trick ``trick``
+    CARD_TWICE = "card_twice"  #: the card was played by ``seats[0]`` in trick ``trick``
+    TURNED_DOWN = "turned_down"  #: the turn-up, turned down in the kitty
+    DISCARD = "discard"  #: the dealer's discard
+    TAKEN_UP = "taken_up"  #: the turn-up, taken up by ``seats[1]``
+    DEALT_TO = "dealt_to"  #: a card dealt to ``seats[1]``
+    NOT_IN_HAND = "not_in_hand"  #: not in the seat's known hand
+    #: the dealer took up the turn-up ``card`` without a natural trump: dealt ``cards``
+    #: and discarded ``discard``
+    NO_NATURAL_TRUMP = "no_natural_trump"
+
+
 class IllegalPlayError(ValueError):
     """A card that cannot be played at all (not merely a renege or out of turn).
 
-    `seats` are the seats the message names, in the order it names them: a screen
-    says them in words from these, not from the message's letters (where an S may be
-    South or spades).
+    The error carries its facts: `fault` (:class:`PlayFault`), `seats` (the seats it
+    names: the one playing first), `card` (the card played), `trick`, and for a dealer's
+    take-up without a natural trump the `cards` dealt and the `discard`. Words for a
+    player come from these (kiosk.table.referee), never from the message, which is for
+    logs.
 
-    >>> IllegalPlayError("S plays twice in trick 2", Seat.S).seats
-    (<Seat.S: 'S'>,)
+    >>> error = IllegalPlayError("S plays twice in trick 2", Seat.S,
+    ...                          fault=PlayFault.TWICE_IN_TRICK, trick=2)
+    >>> error.seats, error.fault, error.trick
+    ((<Seat.S: 'S'>,), <PlayFault.TWICE_IN_TRICK: 'twice_in_trick'>, 2)
     """
 
-    def __init__(self, message: str, *seats: Seat) -> None:
+    def __init__(self, message: str, *seats: Seat, fault: PlayFault | None = None,
+                 card: Card | None = None, trick: int | None = None,
+                 cards: tuple[Card, ...] = (), discard: Card | None = None) -> None:
         super().__init__(message)
         self.seats: tuple[Seat, ...] = seats
+        self.fault = fault
+        self.card = card
+        self.trick = trick
+        self.cards = cards
+        self.discard = discard
 
 
 class InvalidDealError(ValueError):
@@ -313,36 +345,46 @@ class HandState:
         contract = self.contract
         if contract is None:
             if self.auction.passed_out:
-                raise IllegalPlayError("no trump was made: the hand was passed out")
-            raise IllegalPlayError(f"{seat} plays {card} before trump is made", seat)
+                raise IllegalPlayError("no trump was made: the hand was passed out",
+                                       fault=PlayFault.PASSED_OUT)
+            raise IllegalPlayError(f"{seat} plays {card} before trump is made", seat,
+                                   fault=PlayFault.BEFORE_TRUMP, card=card)
         if self.play_complete:
-            raise IllegalPlayError(f"{seat} plays {card} after all five tricks", seat)
+            raise IllegalPlayError(f"{seat} plays {card} after all five tricks", seat,
+                                   fault=PlayFault.AFTER_THE_HAND, card=card)
         if not card.is_euchre:
-            raise IllegalPlayError(f"{seat} plays {card}, which is not a euchre card", seat)
+            raise IllegalPlayError(f"{seat} plays {card}, which is not a euchre card", seat,
+                                   fault=PlayFault.NOT_EUCHRE, card=card)
         if seat is contract.sitting_out:
             raise IllegalPlayError(f"{seat} plays, but sits out ({contract.maker} plays alone)",
-                                   seat, contract.maker)
+                                   seat, contract.maker, fault=PlayFault.SITS_OUT, card=card)
         if any(played is seat for played, _card in self.current):
-            raise IllegalPlayError(f"{seat} plays twice in trick {self.trick_number}", seat)
+            raise IllegalPlayError(f"{seat} plays twice in trick {self.trick_number}", seat,
+                                   fault=PlayFault.TWICE_IN_TRICK, card=card,
+                                   trick=self.trick_number)
         earlier = self._played.get(card)
         if earlier is not None:
             raise IllegalPlayError(
                 f"{card} is played twice (by {earlier.seat} in trick {earlier.trick})",
-                earlier.seat,
+                earlier.seat, fault=PlayFault.CARD_TWICE, card=card, trick=earlier.trick,
             )
         if card == self.turn_up and not contract.dealer_took_up:
             raise IllegalPlayError(f"{seat} plays {card}, the turn-up turned down in the kitty",
-                                   seat)
+                                   seat, fault=PlayFault.TURNED_DOWN, card=card)
         if card == self.discard:
-            raise IllegalPlayError(f"{seat} plays {card}, the dealer's discard", seat)
+            raise IllegalPlayError(f"{seat} plays {card}, the dealer's discard", seat,
+                                   fault=PlayFault.DISCARD, card=card)
         owner = self._owner.get(card)
         if owner is not None and owner is not seat:
-            where = "taken up by" if card == self.turn_up else "dealt to"
-            raise IllegalPlayError(f"{seat} plays {card}, {where} {owner}", seat, owner)
+            taken = card == self.turn_up
+            where = "taken up by" if taken else "dealt to"
+            raise IllegalPlayError(f"{seat} plays {card}, {where} {owner}", seat, owner,
+                                   fault=PlayFault.TAKEN_UP if taken else PlayFault.DEALT_TO,
+                                   card=card)
         pool = self._holdings[seat].pool
         if pool is not None and card not in pool:
             raise IllegalPlayError(f"{seat} plays {card}, which is not in {seat}'s hand",
-                                   seat, seat)
+                                   seat, seat, fault=PlayFault.NOT_IN_HAND, card=card)
         if seat is self.dealer:
             self._verify_natural_trump(contract, card)
 
@@ -364,7 +406,8 @@ class HandState:
                 f"{self.dealer} (dealer) took up {self.turn_up} without a natural"
                 f" {self.turn_up.suit} (dealt {' '.join(map(str, dealt[:-1]))},"
                 f" discarded {self.discard})",
-                self.dealer,
+                self.dealer, fault=PlayFault.NO_NATURAL_TRUMP, card=self.turn_up,
+                cards=tuple(dealt[:-1]), discard=self.discard,
             )
 
     def can_play(self, seat: Seat, card: Card) -> bool:

@@ -7,7 +7,7 @@ The JSON of each is the payload the journal has always kept under its kind (``bi
 ``vision``, ``markers`` ...): journals written before these types replay unchanged
 (tests/table/test_old_journals.py).
 
->>> bid = BidMade(hand=1, seat=Seat.E, call="name", alone=False, suit="S")
+>>> bid = BidSpoken(hand=1, seat=Seat.E, call="name", alone=False, suit="S")
 >>> bid.to_json()
 {'hand': 1, 'seat': 'E', 'call': 'name', 'alone': False, 'suit': 'S'}
 >>> read_entry("bid", bid.to_json()) == bid
@@ -92,7 +92,7 @@ class TurnUpSeen:
 
 
 @dataclass(frozen=True)
-class BidMade:
+class BidSpoken:
     """The seat on turn spoke (``bid``): ``pass``, ``order`` or ``name`` a ``suit``."""
 
     hand: int
@@ -116,7 +116,7 @@ class BidMade:
         return data
 
     @classmethod
-    def from_json(cls, data: JsonObject) -> BidMade:
+    def from_json(cls, data: JsonObject) -> BidSpoken:
         suit = data.get("suit")
         return cls(_int(data, "hand"), _seat(data), str(data["call"]),
                    bool(data.get("alone", False)), None if suit is None else str(suit))
@@ -352,7 +352,7 @@ class Unconfirmed:
         return cls(Team(str(data["side"])))
 
 
-JournalEvent = (SetupChosen | GameStarted | TurnUpSeen | BidMade | Undone | VisionSeen
+JournalEvent = (SetupChosen | GameStarted | TurnUpSeen | BidSpoken | Undone | VisionSeen
                 | CardFixed | RenegeChosen | DirectorCalled | DirectorCancelled | FivesRead
                 | FivesAnswered | HandEnded | GameEnded | Confirmed | Unconfirmed | Submitted
                 | NewGame)
@@ -360,7 +360,7 @@ JournalEvent = (SetupChosen | GameStarted | TurnUpSeen | BidMade | Undone | Visi
 #: every kind of entry, by the name the journal keeps it under
 ENTRY_TYPES: dict[str, Callable[[JsonObject], JournalEvent]] = {
     cls.kind: cls.from_json for cls in (
-        SetupChosen, GameStarted, TurnUpSeen, BidMade, Undone, VisionSeen, CardFixed,
+        SetupChosen, GameStarted, TurnUpSeen, BidSpoken, Undone, VisionSeen, CardFixed,
         RenegeChosen, DirectorCalled, DirectorCancelled, FivesRead, FivesAnswered,
         HandEnded, GameEnded, Confirmed, Unconfirmed, Submitted, NewGame)
 }

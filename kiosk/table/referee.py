@@ -14,15 +14,14 @@ corrections trivial: fix a card in the list and replay.
 from __future__ import annotations
 
 import copy
-import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kiosk.rules.bidding import Bid, Call, IllegalBidError
+from kiosk.rules.bidding import Bid, BidFault, Call, IllegalBidError
 from kiosk.rules.cards import Card, CardParseError, Seat, Suit
 from kiosk.rules.game import add_hand_points
-from kiosk.rules.play import HandState, IllegalPlayError
+from kiosk.rules.play import HandState, IllegalPlayError, PlayFault
 from kiosk.rules.profiles import PROFILES, RuleProfile, get_profile
 from kiosk.rules.record import HandRecord
 from kiosk.rules.renege import RenegeProof
@@ -230,53 +229,79 @@ def _bid(data: dict[str, Any]) -> Bid:
 
 
 def _plain(problem: Exception) -> str:
-    """Engine messages name seats by letter and cards by code; players read names.
+    """The engine's refusal in players' words, made from the facts the error carries
+    (its fault, seats and cards): seats by name, cards in words. An error without such
+    facts (a malformed record) is said as it is.
 
-    >>> from kiosk.rules.play import IllegalPlayError
-    >>> _plain(IllegalPlayError("S plays twice in trick 2", Seat.S))
+    >>> from kiosk.rules.play import IllegalPlayError, PlayFault
+    >>> _plain(IllegalPlayError("S plays twice in trick 2", Seat.S,
+    ...                         fault=PlayFault.TWICE_IN_TRICK, trick=2))
     'South plays twice in trick 2.'
     """
-    text = _seats_named(str(problem), getattr(problem, "seats", ()))
-    text = plain_words(text)
+    words = None
+    if isinstance(problem, IllegalPlayError) and problem.fault is not None:
+        words = _play_refusal(problem)
+    elif isinstance(problem, IllegalBidError) and problem.fault is not BidFault.MALFORMED:
+        words = _bid_refusal(problem)
+    text = str(problem) if words is None else words
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
-_SEAT_LETTER = re.compile(r"\b[NESW]\b")
+def _the(card: Card | None) -> str:
+    """'the ace of spades'; a card outside the euchre pack by its code, as the engine
+    wrote it."""
+    assert card is not None
+    return f"the {card.words}" if card.is_euchre else str(card)
 
 
-def _seats_named(text: str, seats: Sequence[Seat]) -> str:
-    """The seats an engine error names (its typed `seats`, in the order the message names
-    them) said by name. Only those letters are taken for seats: an S the message means
-    as spades ('names S, the turned-down suit') stays as it is.
+def _play_refusal(error: IllegalPlayError) -> str:
+    seats, card = error.seats, error.card
+    who = seats[0].words if seats else ""
+    other = seats[1].words if len(seats) > 1 else ""
+    plays = f"{who} plays {_the(card)}" if card is not None else ""
+    words: dict[PlayFault, Callable[[], str]] = {
+        PlayFault.PASSED_OUT: lambda: "no trump was made: the hand was passed out",
+        PlayFault.BEFORE_TRUMP: lambda: f"{plays} before trump is made",
+        PlayFault.AFTER_THE_HAND: lambda: f"{plays} after all five tricks",
+        PlayFault.NOT_EUCHRE: lambda: f"{plays}, which is not a euchre card",
+        PlayFault.SITS_OUT: lambda: f"{who} plays, but sits out ({other} plays alone)",
+        PlayFault.TWICE_IN_TRICK: lambda: f"{who} plays twice in trick {error.trick}",
+        PlayFault.CARD_TWICE: lambda: (f"{_the(card)} is played twice (by {who} in trick "
+                                       f"{error.trick})"),
+        PlayFault.TURNED_DOWN: lambda: f"{plays}, the turn-up turned down in the kitty",
+        PlayFault.DISCARD: lambda: f"{plays}, the dealer's discard",
+        PlayFault.TAKEN_UP: lambda: f"{plays}, taken up by {other}",
+        PlayFault.DEALT_TO: lambda: f"{plays}, dealt to {other}",
+        PlayFault.NOT_IN_HAND: lambda: f"{plays}, which is not in {who}'s hand",
+        PlayFault.NO_NATURAL_TRUMP: lambda: (
+            f"{who} (dealer) took up {_the(card)} without a natural "
+            f"{'' if card is None else card.suit} (dealt "
+            f"{' '.join(_the(c) for c in error.cards)}, discarded {_the(error.discard)})"),
+    }
+    assert error.fault is not None
+    return words[error.fault]()
 
-    >>> _seats_named("S names S, the turned-down suit", [Seat.S])
-    'South names S, the turned-down suit'
-    """
-    wanted = list(seats)
 
-    def name(match: re.Match[str]) -> str:
-        if wanted and match.group(0) == wanted[0].value:
-            return wanted.pop(0).words
-        return match.group(0)
-
-    return _SEAT_LETTER.sub(name, text)
-
-
-_CARD_CODE = re.compile(r"\b(?:the )?([9TJQKA])([CDHS])\b")
-_SEAT_IN_BRACKET = re.compile(r"\(by ([NESW]) ")
-
-
-def plain_words(text: str) -> str:
-    """A sentence with every card code said in words ('AC is played twice' -> 'The ace
-    of clubs is played twice') and a seat letter in '(by N ...' said by name."""
-
-    def card(match: re.Match[str]) -> str:
-        words = "the " + Card.parse(match.group(1) + match.group(2)).words
-        before = text[:match.start()].rstrip()
-        return words[:1].upper() + words[1:] if not before or before[-1] in ".:?!" else words
-
-    text = _CARD_CODE.sub(card, text)
-    return _SEAT_IN_BRACKET.sub(lambda m: f"(by {Seat.parse(m.group(1)).words} ", text)
+def _bid_refusal(error: IllegalBidError) -> str:
+    who = error.seats[0].words if error.seats else ""
+    words: dict[BidFault, Callable[[], str]] = {
+        BidFault.BIDDING_OVER: lambda: (
+            f"bidding is over ({'passed out' if error.passed_out else 'trump is made'}),"
+            f" {who} cannot bid"),
+        BidFault.NAME_IN_ROUND_ONE: lambda: (
+            f"{who} names a suit in round one (round one is 'pass' or 'order')"),
+        BidFault.ORDER_IN_ROUND_TWO: lambda: (
+            f"{who} orders up in round two, after the turn-up was turned down"),
+        BidFault.SIDE_BARRED: lambda: (
+            f"{who}'s side may not make trump after its void declaration"),
+        BidFault.STICK_THE_DEALER: lambda: (
+            f"stick the dealer: {who} (dealer) must name trump, not pass"),
+        BidFault.TURNED_DOWN_SUIT: lambda: (
+            f"{who} names {error.suit}, the turned-down suit, which cannot be trump"),
+        BidFault.NO_NATURAL_TRUMP: lambda: (
+            f"{who} (dealer) takes up {_the(error.card)} without a natural {error.suit}"),
+    }
+    return words[error.fault]()
 
 
 def replay(profile: str, dealer: str, turn_up: str | None, bids: Sequence[dict[str, Any]],

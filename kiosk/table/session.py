@@ -37,7 +37,7 @@ from typing import Any
 from kiosk.rules.cards import Card, Seat, Team
 from kiosk.table import egn_file, fixing, markers, referee, results, twins
 from kiosk.table.entries import (
-    BidMade,
+    BidSpoken,
     CardFixed,
     Confirmed,
     DirectorCalled,
@@ -293,7 +293,7 @@ class TableSession:
         if not check.allowed:
             raise IntentRefused(check.reason)
         # The key names the bidding turn: a double tap on one turn is one bid.
-        self._record(BidMade(hand.number, Seat.parse(seat), call, alone, suit),
+        self._record(BidSpoken(hand.number, Seat.parse(seat), call, alone, suit),
                      key=f"bid:{hand.number}:{len(hand.bids)}" + self._redo())
 
     def last_step(self) -> tuple[str, dict[str, Any]] | None:
@@ -601,7 +601,7 @@ class TableSession:
             self.rebuild_hand()
             self.undoable.append((entry.seq, entry.kind))
 
-    def _bid(self, event: BidMade, entry: Entry) -> None:
+    def _bid(self, event: BidSpoken, entry: Entry) -> None:
         if self._is_current(event.hand):
             assert self.hand is not None
             self.hand.bids.append(event.as_seen())
@@ -769,7 +769,7 @@ _FOLDS: dict[type, Callable[[TableSession, Any, Entry], None]] = {
     SetupChosen: TableSession._set_up,
     GameStarted: TableSession._started,
     TurnUpSeen: TableSession._turned_up,
-    BidMade: TableSession._bid,
+    BidSpoken: TableSession._bid,
     Undone: TableSession._take_back,
     VisionSeen: TableSession._seen,
     CardFixed: TableSession._fixed,

@@ -1,14 +1,15 @@
 """The referee says the engine's refusals in players' words: each seat the engine names
-by its name, South too (an S in the engine's message may also be spades), from the
-seats the error carries, not from the message's letters."""
+by its name, South too (an S in the engine's message may also be spades), each card in
+words, from the facts the error carries (its fault, seats and cards), never from the
+message's text."""
 
 from __future__ import annotations
 
 import pytest
 
-from kiosk.rules.bidding import Bid, Call, IllegalBidError
+from kiosk.rules.bidding import Bid, BidFault, Call, IllegalBidError
 from kiosk.rules.cards import Card, Seat, Suit
-from kiosk.rules.play import HandState, IllegalPlayError
+from kiosk.rules.play import HandState, IllegalPlayError, PlayFault
 from kiosk.rules.profiles import get_profile
 from kiosk.table import referee
 
@@ -31,16 +32,34 @@ def test_a_card_played_twice_names_the_seat_that_played_it_first() -> None:
         "The ace of spades is played twice (by South in trick 1).")
 
 
-def test_only_the_seats_the_engine_named_are_said_by_name() -> None:
-    """A bare S that is the suit stays a suit; a seat letter the error did not name (a
-    ValueError without seats) is left as the engine wrote it."""
-    refused = IllegalBidError("S names S, the turned-down suit, which cannot be trump",
-                              Seat.S)
+def test_the_words_come_from_the_errors_facts_not_its_message() -> None:
+    """The turned-down suit stays the engine's letter; a seat is said by name whatever
+    the message holds; an error without facts (a ValueError) is said as written."""
+    refused = IllegalBidError("(any text)", Seat.S, fault=BidFault.TURNED_DOWN_SUIT,
+                              suit=Suit.SPADES)
     assert referee._plain(refused) == "South names S, the turned-down suit, which cannot be trump."
-    assert referee._plain(IllegalPlayError("S plays, but sits out (N plays alone)",
-                                           Seat.S, Seat.N)) == (
+    assert referee._plain(IllegalPlayError("(any text)", Seat.S, Seat.N,
+                                           fault=PlayFault.SITS_OUT)) == (
         "South plays, but sits out (North plays alone).")
     assert referee._plain(ValueError("expected N, E, S or W")) == "Expected N, E, S or W."
+
+
+def test_a_discard_played_and_a_take_up_without_a_natural_trump_are_said_in_words() -> None:
+    hand = HandState(get_profile("alberta55"), Seat.N, Card.parse("9H"))
+    for seat in (Seat.E, Seat.S, Seat.W):
+        hand.bid(Bid(seat, Call.PASS))
+    hand.bid(Bid(Seat.N, Call.ORDER))
+    hand.set_discard(Card.parse("9C"))
+    with pytest.raises(IllegalPlayError) as discard:
+        hand.verify_play(Seat.E, Card.parse("9C"))
+    assert referee._plain(discard.value) == "East plays the nine of clubs, the dealer's discard."
+    natural = IllegalPlayError(
+        "(any text)", Seat.N, fault=PlayFault.NO_NATURAL_TRUMP, card=Card.parse("9H"),
+        cards=tuple(map(Card.parse, ("AS", "KD", "QC", "JS"))), discard=Card.parse("9C"))
+    assert referee._plain(natural) == (
+        "North (dealer) took up the nine of hearts without a natural H (dealt the ace of "
+        "spades the king of diamonds the queen of clubs the jack of spades, discarded the "
+        "nine of clubs).")
 
 
 def test_the_engine_names_the_seats_of_its_refusals() -> None:
@@ -58,3 +77,34 @@ def test_seat_names_come_from_the_rules_engine() -> None:
     assert [referee.seat_name(s) for s in "NESW"] == ["North", "East", "South", "West"]
     assert referee.seat_name(None) == "None"
     assert [seat.words for seat in Seat] == ["North", "East", "South", "West"]
+
+
+def test_every_refusal_of_a_played_card_is_said_without_codes() -> None:
+    """Over whole hands, every card each seat could not play now is refused with a fault,
+    and said with seats by name and euchre cards in words (never 'S' or 'AS')."""
+    import random
+    import re
+
+    from kiosk.rules.cards import EUCHRE_DECK
+
+    code = re.compile(r"\b([9TJQKA][CDHS]|[NESW])\b")
+    rng = random.Random(60)
+    faults = set()
+    for _hand in range(6):
+        deck = list(EUCHRE_DECK)
+        rng.shuffle(deck)
+        hands = {seat: deck[i * 5:(i + 1) * 5] for i, seat in enumerate(Seat)}
+        hand = HandState(get_profile("tournament"), Seat.N, deck[20], hands=hands)
+        hand.bid(Bid(Seat.E, Call.ORDER))
+        while hand.turn is not None and not hand.is_over:
+            for seat in Seat:
+                for card in EUCHRE_DECK:
+                    try:
+                        hand.verify_play(seat, card)
+                    except IllegalPlayError as refused:
+                        assert refused.fault is not None
+                        faults.add(refused.fault)
+                        words = referee._plain(refused)
+                        assert not code.search(words), words
+            hand.play(hand.turn, next(c for c in EUCHRE_DECK if hand.can_play(hand.turn, c)))
+    assert {PlayFault.TWICE_IN_TRICK, PlayFault.DEALT_TO, PlayFault.CARD_TWICE} <= faults

@@ -24,6 +24,8 @@ from datasets.classes import BACK, CLASS_ID
 REPO = Path(__file__).resolve().parent.parent
 REAL_DIR = Path(os.environ.get("REAL_CARDS_DIR", REPO.parent / "shared/datasets/real-cards-phone"))
 SPLIT_DIR = Path(__file__).resolve().parent / "real_split"
+#: the real photos' two decks, by their files' name prefixes
+REAL_DECKS = {"white": ("IMG_2022",), "black-gold": ("IMG_7", "IMG_8")}
 
 #: source class names (data.yaml of the photos), in source id order
 _SOURCE_NAMES_TEXT = (

@@ -77,11 +77,10 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "models"))
 
+from datasets.drawn_indices import Surfaces, deck_cards, index_region, region_patch  # noqa: E402,F401
 from datasets.index_crops import jitter  # noqa: E402
-from datasets.photometric import camera  # noqa: E402
-from datasets.surfaces import random_surface  # noqa: E402
 from kiosk.vision.cards.classes import FACES  # noqa: E402
-from kiosk.vision.cards.index_classifier import MARGIN, NONE, PATCH, crop  # noqa: E402
+from kiosk.vision.cards.index_classifier import MARGIN, NONE, PATCH, crop  # noqa: E402,F401
 
 WORK = REPO / "var" / "episodic"
 SHIPPED_PT = REPO / "models" / "checkpoint" / "index_classifier.pt"
@@ -119,44 +118,6 @@ def twin(card: str) -> str:
     return card[0] + TWIN_SUIT[card[1]]
 
 
-def deck_cards(deck: str) -> list[str]:
-    """The faces of ``deck`` whose printed index names them (a box was found; courts of a
-    deck that prints no rank letter on them are left out)."""
-    from datasets.cards_art import deck_info, index_boxes
-
-    info = deck_info(deck)
-    return [card for card in FACES
-            if index_boxes(deck, card) and (info.court_ranks or card[0] not in "JQK")]
-
-
-class Surfaces:
-    """A pool of procedural table surfaces, windows of which lie under the cards (drawing
-    a fresh surface for each patch costs more than the patch)."""
-
-    def __init__(self, rng: np.random.Generator, count: int = 48, size: int = 256):
-        self.tiles = [random_surface(size, rng) for _ in range(count)]
-
-    def window(self, side: int, rng: np.random.Generator) -> np.ndarray:
-        tile = self.tiles[int(rng.integers(len(self.tiles)))]
-        if side > tile.shape[0]:
-            tile = cv2.resize(tile, (side, side))
-        y, x = (int(rng.integers(0, tile.shape[0] - side + 1)) for _ in range(2))
-        return tile[y:y + side, x:x + side].copy()
-
-
-def index_region(face: np.ndarray, box: tuple[int, int, int, int]
-                 ) -> tuple[np.ndarray, tuple[float, float, float, float]]:
-    """The part of ``face`` (RGBA) around its printed index ``box`` that a camera patch
-    is drawn from (1.2 index widths either side, one height above and below), and the
-    box within it."""
-    x1, y1, x2, y2 = box
-    bw, bh = x2 - x1, y2 - y1
-    rx1, ry1 = max(0, int(x1 - 1.2 * bw)), max(0, int(y1 - 1.0 * bh))
-    rx2 = min(face.shape[1], int(x2 + 1.2 * bw) + 1)
-    ry2 = min(face.shape[0], int(y2 + 1.0 * bh) + 1)
-    return face[ry1:ry2, rx1:rx2], (x1 - rx1, y1 - ry1, x2 - rx1, y2 - ry1)
-
-
 def camera_patch(deck: str, card: str, rng: np.random.Generator, surfaces: Surfaces) -> np.ndarray:
     """One BGR PATCH x PATCH patch of ``card``'s corner index as a camera would give it
     (:func:`region_patch` of one of its printed index boxes, drawn at random)."""
@@ -164,49 +125,7 @@ def camera_patch(deck: str, card: str, rng: np.random.Generator, surfaces: Surfa
 
     boxes = index_boxes(deck, card)
     region, box = index_region(load_card(deck, card), boxes[int(rng.integers(len(boxes)))])
-    return region_patch(region, box, rng, surfaces)
-
-
-def region_patch(region: np.ndarray, box: tuple[float, float, float, float],
-                 rng: np.random.Generator, surfaces: Surfaces,
-                 index_px: tuple[float, float] = INDEX_PX, stretch: float = 0.0) -> np.ndarray:
-    """One BGR PATCH x PATCH patch of the index ``box`` in ``region`` (RGBA, from
-    :func:`index_region`) as a camera would give it.
-
-    The region is shrunk (INTER_AREA, as a camera sums light) so the box's longer side is
-    drawn log-uniformly in ``index_px``, each axis further by up to ``stretch`` either way
-    (a narrower or wider typeface than the deck's), turned by up to 10 degrees with a
-    slight perspective onto a window of a table surface about three indices wide, put
-    through ``photometric.camera``, cut by ``crop()`` on the transformed box's bounds
-    jittered as the detector's boxes are, and turned a random quarter.
-    """
-    x1, y1, x2, y2 = box
-    target = math.exp(rng.uniform(math.log(index_px[0]), math.log(index_px[1])))
-    scale = target / max(x2 - x1, y2 - y1)
-    sx = scale * math.exp(rng.uniform(-stretch, stretch)) if stretch else scale
-    sy = scale * math.exp(rng.uniform(-stretch, stretch)) if stretch else scale
-    small = cv2.resize(region, None, fx=sx, fy=sy, interpolation=cv2.INTER_AREA)
-    sh, sw = small.shape[:2]
-    box_corners = np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], np.float64) * (sx, sy)
-    # a turn of up to 10 degrees and a slight perspective, the index's centre in the middle
-    side = int(math.ceil(3.2 * target)) + 8
-    angle = math.radians(rng.uniform(-10, 10))
-    c, s = math.cos(angle), math.sin(angle)
-    centre = box_corners.mean(axis=0)
-    corners = np.array([[0, 0], [sw, 0], [sw, sh], [0, sh]], np.float64)
-    turned = (corners - centre) @ np.array([[c, s], [-s, c]]) + side / 2
-    turned += rng.uniform(-0.04, 0.04, size=(4, 2)) * max(sw, sh)
-    matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), turned.astype(np.float32))
-    warped = cv2.warpPerspective(small, matrix, (side, side), flags=cv2.INTER_LINEAR,
-                                 borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
-    canvas = surfaces.window(side, rng)
-    alpha = warped[:, :, 3:4].astype(np.float32) / 255.0
-    canvas = canvas * (1.0 - alpha) + warped[:, :, :3].astype(np.float32) * alpha
-    picture = cv2.cvtColor(camera(canvas, rng), cv2.COLOR_RGB2BGR)
-    moved = cv2.perspectiveTransform(box_corners.reshape(1, -1, 2), matrix)[0]
-    (bx1, by1), (bx2, by2) = moved.min(axis=0), moved.max(axis=0)
-    patch = crop(picture, jitter((bx1, by1, bx2, by2), rng), PATCH, MARGIN)
-    return np.ascontiguousarray(np.rot90(patch, int(rng.integers(4))))
+    return region_patch(region, box, rng, surfaces, INDEX_PX)
 
 
 def make_patches(decks: Sequence[str], per_class: int, seed: int) -> dict[str, np.ndarray]:

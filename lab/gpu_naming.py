@@ -59,27 +59,21 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "models"))
 sys.path.insert(0, str(REPO / "lab"))
 
-from episodic_features import (  # noqa: E402
-    LABEL_ID,
-    LABELS,
-    REPLAY,
-    SHIPPED_PT,
-    TWIN_SUIT,
-    Surfaces,
-    index_region,
-    region_patch,
-    twin,
+from episodic_features import LABELS, REPLAY, SHIPPED_PT  # noqa: E402
+from train_naming_shapes import augment_batch as gpu_augment  # noqa: E402
+from train_naming_shapes import judge, replay_share  # noqa: E402
+
+from datasets.drawn_indices import (  # noqa: E402
+    HELD_OUT,
+    INDEX_PX,
+    STRETCH,
+    draw_each,
+    encode_regions,
+    twin_ids,
 )
+from datasets.drawn_indices import draw_art as draw  # noqa: E402
 
 PACK = REPO / "var" / "gpu"
-#: held-out decks: judged on, never trained on
-HELD_OUT = ("kde-standard", "kde-nicu-white")
-#: the index's longer side drawn, pixels (the kiosk meets 8-12 px on a tablet's far side)
-INDEX_PX = (9.0, 45.0)
-#: a typeface up to this much narrower or wider (log of the factor, each axis)
-STRETCH = 0.15
-#: a region's index is stored at most this long (pixels): nothing is drawn larger
-STORED_INDEX = 56
 #: scene patches kept for the trip (a stratified share of ``var/lodo/synthetic.npz``)
 REPLAY_KEPT = 14000
 #: the variants trained side by side: name -> (width, share of art patches in a batch,
@@ -93,52 +87,6 @@ VARIANTS: dict[str, tuple[float, float, float]] = {
 
 
 # ------------------------------------------------------------------------------ pack
-
-
-def encode_regions(decks: Sequence[str]) -> dict[str, np.ndarray]:
-    """Every printed index region of ``decks``: PNG bytes concatenated (``png``), each
-    region's byte range (``ends``), its box within the region, its class and deck."""
-    from episodic_features import deck_cards
-
-    from datasets.cards_art import index_boxes, load_card
-
-    blobs: list[bytes] = []
-    boxes: list[tuple[float, float, float, float]] = []
-    labels: list[int] = []
-    deck_of: list[int] = []
-    for number, deck in enumerate(decks):
-        for card in deck_cards(deck):
-            face = load_card(deck, card)
-            for printed in index_boxes(deck, card):
-                region, box = index_region(face, printed)
-                shrink = min(1.0, STORED_INDEX / max(box[2] - box[0], box[3] - box[1]))
-                if shrink < 1.0:
-                    region = cv2.resize(region, None, fx=shrink, fy=shrink,
-                                        interpolation=cv2.INTER_AREA)
-                    box = tuple(v * shrink for v in box)  # type: ignore[assignment]
-                ok, png = cv2.imencode(".png", region, [cv2.IMWRITE_PNG_COMPRESSION, 9])
-                if not ok:
-                    raise RuntimeError(f"cannot encode {deck} {card}")
-                blobs.append(png.tobytes())
-                boxes.append(box)
-                labels.append(LABEL_ID[card])
-                deck_of.append(number)
-    return {"png": np.frombuffer(b"".join(blobs), np.uint8),
-            "ends": np.cumsum([len(b) for b in blobs]).astype(np.int64),
-            "box": np.asarray(boxes, np.float32), "y": np.asarray(labels, np.int16),
-            "deck": np.asarray(deck_of, np.int16), "decks": np.asarray(list(decks))}
-
-
-def replay_share(replay: Path, kept: int, seed: int = 0) -> dict[str, np.ndarray]:
-    """``kept`` scene patches drawn evenly from each class and source, with all the
-    validation patches."""
-    with np.load(replay) as data:
-        x, y, source = data["x"], data["y"], data["source"]
-        rng = np.random.default_rng(seed)
-        order = rng.permutation(len(y))[:kept]
-        order.sort()
-        return {"x": x[order], "y": y[order], "source": source[order],
-                "val_x": data["val_x"], "val_y": data["val_y"], "labels": data["labels"]}
 
 
 def pack(out: Path, kept: int = REPLAY_KEPT, decks: Sequence[str] | None = None) -> int:
@@ -170,109 +118,9 @@ def pack(out: Path, kept: int = REPLAY_KEPT, decks: Sequence[str] | None = None)
 # ---------------------------------------------------------------------- drawing patches
 
 
-class Regions:
-    """The packed index regions, decoded (RGBA) once per process."""
-
-    def __init__(self, path: Path):
-        with np.load(path) as data:
-            png, ends = data["png"], data["ends"]
-            starts = np.concatenate([[0], ends[:-1]])
-            self.images = [cv2.imdecode(png[a:b], cv2.IMREAD_UNCHANGED)
-                           for a, b in zip(starts, ends, strict=True)]
-            self.boxes = [tuple(float(v) for v in box) for box in data["box"]]
-            self.y = data["y"].astype(np.int64)
-            self.deck = data["deck"].astype(np.int64)
-            self.decks = [str(d) for d in data["decks"]]
-
-
-_REGIONS: dict[str, Regions] = {}
-
-
-def draw(path: str, seed: int, count: int, stretch: float) -> tuple[np.ndarray, np.ndarray]:
-    """``count`` camera patches of regions drawn at random from ``path``: (x, y)."""
-    cv2.setNumThreads(1)
-    regions = _REGIONS.setdefault(path, Regions(Path(path)))
-    rng = np.random.default_rng(seed)
-    surfaces = Surfaces(rng, count=16)
-    picks = rng.integers(len(regions.y), size=count)
-    x = np.stack([region_patch(regions.images[i], regions.boxes[i], rng, surfaces,  # type: ignore[arg-type]
-                               INDEX_PX, stretch) for i in picks])
-    return x, regions.y[picks]
-
-
-def draw_each(path: str, seed: int, per_region: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``per_region`` patches of every region of ``path`` (the held-out judge set): x, y,
-    deck."""
-    cv2.setNumThreads(1)
-    regions = _REGIONS.setdefault(path, Regions(Path(path)))
-    rng = np.random.default_rng(seed)
-    surfaces = Surfaces(rng, count=16)
-    xs, ys, ds = [], [], []
-    for i in range(len(regions.y)):
-        for _ in range(per_region):
-            xs.append(region_patch(regions.images[i], regions.boxes[i], rng, surfaces,  # type: ignore[arg-type]
-                                   INDEX_PX, 0.0))
-            ys.append(regions.y[i])
-            ds.append(regions.deck[i])
-    return np.stack(xs), np.asarray(ys), np.asarray(ds)
 
 
 # ------------------------------------------------------------------------------ train
-
-
-def twin_ids() -> np.ndarray:
-    """Each class's same-colour twin (itself for ``back`` and ``none``)."""
-    return np.asarray([LABEL_ID[twin(name)] if name[1:] in TWIN_SUIT else i
-                       for i, name in enumerate(LABELS)])
-
-
-def gpu_augment(batch, generator):  # torch (N, 3, H, W) 0..1 on the device
-    """Quarter turns, contrast and brightness, grey, noise, a colour cast (as
-    ``models/train_classifier.augment`` and ``tinted``), on the batch's own device."""
-    import torch
-
-    n, dev = batch.shape[0], batch.device
-    turns = torch.randint(0, 4, (n,), generator=generator, device=dev)
-    out = batch.clone()
-    for k in (1, 2, 3):
-        chosen = turns == k
-        out[chosen] = torch.rot90(batch[chosen], k, dims=(2, 3))
-
-    def uniform(low: float, high: float, *shape: int):
-        return torch.rand(shape, generator=generator, device=dev) * (high - low) + low
-
-    contrast, brightness = uniform(0.6, 1.4, n, 1, 1, 1), uniform(-0.25, 0.25, n, 1, 1, 1)
-    mean = out.mean(dim=(1, 2, 3), keepdim=True)
-    out = (out - mean) * contrast + mean + brightness
-    tint = torch.where(uniform(0, 1, n, 1, 1, 1) < 0.3, uniform(0.8, 1.2, n, 3, 1, 1), 1.0)
-    out = out * tint
-    grey = (uniform(0, 1, n) < 0.15).view(n, 1, 1, 1)
-    out = torch.where(grey, out.mean(dim=1, keepdim=True).expand(-1, 3, -1, -1), out)
-    noise = uniform(0, 0.06, n, 1, 1, 1)
-    out = out + torch.randn(out.shape, generator=generator, device=dev) * noise
-    return out.clamp(0, 1)
-
-
-def judge(model, x, y, deck, twins: np.ndarray, batch: int = 4096) -> dict[str, float]:
-    """Accuracy and same-colour swaps (a face named as its twin) of ``model`` on uint8
-    BGR patches ``x`` (a device tensor (N, 32, 32, 3)), overall and per deck number."""
-    import torch
-
-    model.eval()
-    read = []
-    with torch.no_grad():
-        for start in range(0, len(y), batch):
-            part = x[start:start + batch].flip(-1).permute(0, 3, 1, 2).float() / 255
-            read.append(model(part).argmax(1).cpu().numpy())
-    model.train()
-    named = np.concatenate(read)
-    swapped = (named == twins[y]) & (twins[y] != y)
-    figures = {"accuracy": float((named == y).mean()), "swaps": float(swapped.mean())}
-    for d in np.unique(deck):
-        mine = deck == d
-        figures[f"deck{int(d)}_accuracy"] = float((named[mine] == y[mine]).mean())
-        figures[f"deck{int(d)}_swaps"] = float(swapped[mine].mean())
-    return figures
 
 
 def build_variant(width: float, sample: np.ndarray):  # -> torch.nn.Module

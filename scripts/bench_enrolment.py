@@ -33,14 +33,13 @@ sys.path.insert(0, str(REPO))
 
 from datasets.boxes import yolo_to_pixels  # noqa: E402
 from datasets.reading_score import ReadingScore, wilson  # noqa: E402
-from datasets.real_photos import REAL_DIR, read_labels, split_list  # noqa: E402
+from datasets.real_photos import REAL_DECKS, REAL_DIR, read_labels, split_list  # noqa: E402,F401
 from kiosk.vision.cards.detection import Detection  # noqa: E402
 from kiosk.vision.cards.detector import Detector  # noqa: E402
 from kiosk.vision.decks.deck_profile import FitSettings  # noqa: E402
 from kiosk.vision.decks.enrolment import LabelledPhoto, learn_deck, read_layout  # noqa: E402
 
 #: the real photos' decks: a name and the file-name prefixes of its photos
-REAL_DECKS = {"white": ("IMG_2022",), "black-gold": ("IMG_7", "IMG_8")}
 #: the targets with a profile from at most 10 photos (issue 45)
 TARGET_FOUND, TARGET_FALSE, TARGET_SWAPS = 0.97, 0.1, 0.005
 

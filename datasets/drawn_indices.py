@@ -205,7 +205,8 @@ def draw_each(path: str, seed: int, per_region: int) -> tuple[np.ndarray, np.nda
             ys.append(regions.y[i])
             ds.append(regions.deck[i])
     if not xs:
-        return np.zeros((0, PATCH, PATCH, 3), np.uint8), np.zeros(0, np.int64), np.zeros(0, np.int64)
+        none = np.zeros(0, np.int64)
+        return np.zeros((0, PATCH, PATCH, 3), np.uint8), none, none
     return np.stack(xs), np.asarray(ys), np.asarray(ds)
 
 

@@ -467,7 +467,7 @@ class TablePresenter(DirectorLink):
                          f"{who} still had {led} and did not follow suit.")
         teams = self.teams()
         offended = Seat.parse(r.seat).team.other  # the side that did not renege chooses
-        found = referee.renege_options(session.profile, hand.view, hand.renege_choice)
+        found = session.renege_options()
         options = tuple(ButtonView(words.renege_option_words(o.choice, o.points, teams,
                                                              offended), True, "", i)
                         for i, o in enumerate(found))
@@ -507,10 +507,7 @@ class TablePresenter(DirectorLink):
         return tuple(str(p) for p in paths if p is not None and p.exists())
 
     def tap_renege_option(self, index: int) -> bool:
-        hand = self.session.hand
-        if hand is None or hand.view is None:
-            return False
-        options = referee.renege_options(self.session.profile, hand.view, hand.renege_choice)
+        options = self.session.renege_options()
         if not 0 <= index < len(options):
             return False
         self.pending_renege = index  # put again: one tap never scores a penalty
@@ -521,11 +518,10 @@ class TablePresenter(DirectorLink):
     def confirm_renege(self, yes: bool) -> bool:
         """The players' yes (the choice counts) or no (back to the choices)."""
         index, self.pending_renege = self.pending_renege, None
-        hand = self.session.hand
-        if not yes or index is None or hand is None or hand.view is None:
+        if not yes or index is None:
             self._changed()
             return False
-        options = referee.renege_options(self.session.profile, hand.view, hand.renege_choice)
+        options = self.session.renege_options()
         if not 0 <= index < len(options):
             self._changed()
             return False
@@ -550,8 +546,7 @@ class TablePresenter(DirectorLink):
     def tap_seat(self, seat: str) -> bool:
         """A seat's place on the live screen was tapped: fix (or add) its card in the
         trick on the table, on the correction screen with that place chosen."""
-        hand = self.session.hand
-        if hand is None or hand.view is None or self.session.phase != Phase.PLAYING:
+        if not self.session.can_tap_cards():
             return False
         view = self.live_view()
         if seat == next((s.seat for s in view.seats if s.sitting_out), None):
@@ -638,9 +633,7 @@ class TablePresenter(DirectorLink):
             self._changed()
             return False
         trick, seat = self.selected
-        hand = self.session.hand
-        held = fixing.card_in(hand, trick, seat) if hand is not None else None
-        if hand is not None and fixing.is_finished(hand, trick) and held not in (None, card):
+        if self.session.fix_needs_yes(trick, seat, card):
             # a finished trick: what the change does is said first, for a yes or a no
             problem = self.session.fix_preview(trick, seat, card).problem
             if problem:
@@ -659,7 +652,7 @@ class TablePresenter(DirectorLink):
         """After a card is tapped in, the place of the seat to play next (cards tapped in
         one after another), or none."""
         hand = self.session.hand
-        if hand is None or hand.view is None or self.session.phase != Phase.PLAYING:
+        if hand is None or hand.view is None or not self.session.can_tap_cards():
             return None
         view = hand.view
         if view.to_play is None:
@@ -777,7 +770,7 @@ class TablePresenter(DirectorLink):
 
     def confirm(self, side: str) -> bool:
         """A team's button: its agreement is put again before it counts."""
-        if side in self.session.confirmed or self.session.phase != Phase.GAME_OVER:
+        if not self.session.can_confirm(side):
             return False
         self.agreeing = side
         self.message = ""

@@ -229,6 +229,38 @@ class TableSession:
             return True
         return self.time_is_up() and self.phase in (Phase.HAND_OVER, Phase.READY)
 
+    # ------------------------------------------------- what the screens may offer
+
+    def can_fix_cards(self) -> bool:
+        """The hand has cards the players may fix or add (trump is made)."""
+        hand = self.hand
+        return hand is not None and hand.view is not None and hand.view.phase != "bidding"
+
+    def can_tap_cards(self) -> bool:
+        """The players may tap a card in at its seat now: the hand is being played."""
+        hand = self.hand
+        return hand is not None and hand.view is not None and self.phase == Phase.PLAYING
+
+    def fix_needs_yes(self, trick: int, seat: str, card: str) -> bool:
+        """Fixing ``seat``'s card in ``trick`` to ``card`` changes a finished trick: it
+        is made only once the players say yes to what it changes (`fix_preview`)."""
+        hand = self.hand
+        if hand is None:
+            return False
+        held = fixing.card_in(hand, trick, seat)
+        return fixing.is_finished(hand, trick) and held not in (None, card)
+
+    def can_confirm(self, side: str) -> bool:
+        """The team ``side`` may agree with the final score now (it has not yet)."""
+        return self.phase == Phase.GAME_OVER and side not in self.confirmed
+
+    def renege_options(self) -> list[referee.RenegeOption]:
+        """How the players may settle the proven renege now (none: nothing to settle)."""
+        hand = self.hand
+        if hand is None or hand.view is None:
+            return []
+        return referee.renege_options(self.profile, hand.view, hand.renege_choice)
+
     # -------------------------------------------------------------- listening
 
     def subscribe(self, listener: Callable[[TableSession], None]) -> None:
@@ -339,7 +371,7 @@ class TableSession:
         finished trick changes only with `confirmed`: the players saw what it changes
         (`fix_preview`) and said yes."""
         hand = self.hand
-        if hand is None or hand.view is None or hand.view.phase == "bidding":
+        if hand is None or not self.can_fix_cards():
             raise IntentRefused("There are no cards to correct yet.")
         try:
             card = referee.normalize_card(card)
@@ -347,8 +379,7 @@ class TableSession:
             raise IntentRefused(str(problem)) from None
         if seat not in {str(s) for s in Seat}:
             raise IntentRefused(f"Unknown seat {seat!r}.")
-        held = fixing.card_in(hand, trick, seat)
-        if fixing.is_finished(hand, trick) and held is not None and held != card and not confirmed:
+        if self.fix_needs_yes(trick, seat, card) and not confirmed:
             raise IntentRefused(f"Trick {trick} is finished: a card in it changes only "
                                 "when the players agree to what the change does.")
         plays, _pending, _was = corrected_plays(hand, trick, seat, card)
@@ -362,7 +393,7 @@ class TableSession:
     def fix_preview(self, trick: int, seat: str, card: str) -> fixing.FixPreview:
         """What fixing `seat`'s card in `trick` to `card` would change (nothing is done)."""
         hand = self.hand
-        if hand is None or hand.view is None or hand.view.phase == "bidding":
+        if hand is None or not self.can_fix_cards():
             raise IntentRefused("There are no cards to correct yet.")
         return fixing.preview(self.profile, hand, trick, seat, referee.normalize_card(card))
 

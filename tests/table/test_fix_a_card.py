@@ -9,6 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from kiosk.app.demo import RECORD
+from kiosk.rules.cards import Card, Seat
 from kiosk.table.hand_log import Suggestion
 from kiosk.table.session import IntentRefused, TableSession
 from kiosk.vision.events import CardPlayed, CardReread
@@ -125,3 +126,17 @@ def test_a_team_may_take_back_its_agreement_until_both_agree(new_session: Opener
     assert s.phase == "confirmed"
     with pytest.raises(IntentRefused):
         s.unconfirm("NS")
+
+
+def test_the_session_answers_what_the_screens_may_offer(new_session: Opener) -> None:
+    s = new_session()
+    assert not s.can_fix_cards() and not s.can_tap_cards()  # bidding: no cards yet
+    _bid(s)
+    assert s.can_fix_cards() and s.can_tap_cards()
+    for t, play in enumerate(TRICK_1, start=1):
+        seat, card = play.split(":")
+        s.feed(CardPlayed(Seat.parse(seat), Card.parse(card), float(t), 0.95), source="cam")
+    assert s.fix_needs_yes(1, "N", "TH")  # a finished trick's card changes
+    assert not s.fix_needs_yes(1, "N", "QS")  # the card it holds: no change
+    assert not s.fix_needs_yes(2, "E", "JH")  # the next trick is open
+    assert s.renege_options() == [] and not s.can_confirm("NS")

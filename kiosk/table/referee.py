@@ -101,7 +101,7 @@ class HandView:
     penalty_now: dict[str, Any] | None = None
     hint: str = ""  # a reminder for the bidder the camera cannot check
     #: the engine's own state, for questions about the next card (not compared)
-    state: Any = field(default=None, compare=False, repr=False)
+    state: HandState | None = field(default=None, compare=False, repr=False)
 
     @property
     def trick_number(self) -> int:
@@ -407,7 +407,7 @@ def _bid_hint(rules: RuleProfile, state: HandState) -> str:
 
 def bid_options(profile: str, view: HandView) -> list[BidOption]:
     """Every bid the seat on turn could tap, each allowed or explained in plain words."""
-    state: HandState | None = view.state
+    state = view.state
     if state is None or state.auction.turn is None or view.phase != "bidding":
         return []
     seat = state.auction.turn
@@ -457,7 +457,7 @@ def _option(state: HandState, bid: Bid, label: str) -> BidOption:
 
 def check_play(view: HandView, seat: str, card: str) -> str | None:
     """Why the engine cannot take this card from this seat now (plain words), or None."""
-    state: HandState | None = view.state
+    state = view.state
     if state is None:
         return "Trump is not made yet."
     try:

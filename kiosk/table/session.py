@@ -69,6 +69,7 @@ from kiosk.table.hand_log import (
 from kiosk.table.intake import CameraIntake
 from kiosk.table.journal import Entry, Journal
 from kiosk.table.markers import MarkerBook
+from kiosk.table.outbox import Outbox
 from kiosk.table.phases import Phase
 from kiosk.table.setup import TableSetup, TableSetupError
 from kiosk.table.turn_up import ordered_by
@@ -85,7 +86,7 @@ class TableSession:
     """The game at one table, rebuilt from and kept in its journal."""
 
     def __init__(self, journal: Journal, clock: Callable[[], float] = time.time,
-                 outbox: Any | None = None, frames_dir: str | Path | None = None) -> None:
+                 outbox: Outbox | None = None, frames_dir: str | Path | None = None) -> None:
         self.journal = journal
         self.clock = clock
         self.outbox = outbox
@@ -103,7 +104,7 @@ class TableSession:
 
     @classmethod
     def open(cls, path: str | Path, clock: Callable[[], float] = time.time,
-             outbox: Any | None = None, frames_dir: str | Path | None = None) -> TableSession:
+             outbox: Outbox | None = None, frames_dir: str | Path | None = None) -> TableSession:
         """Open (or create) the journal at `path` and resume the game in it."""
         return cls(Journal(path, clock=clock), clock=clock, outbox=outbox,
                    frames_dir=frames_dir)

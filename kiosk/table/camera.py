@@ -31,10 +31,20 @@ import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from kiosk.rules.cards import EUCHRE_NAMES
 from kiosk.vision.events import VisionEvent
+
+if TYPE_CHECKING:
+    from kiosk.table.feed import FrameFeed
+    from kiosk.table.session import TableSession
+
+
+class CameraShown(Protocol):
+    """The screen's side of the camera: whether its picture is shown."""
+
+    camera: bool
 
 #: share of the cards on the sample frames the model must name (any corner of each)
 USABLE_RECALL = 0.5
@@ -168,8 +178,8 @@ class HandFollower:
         self._lock = threading.Lock()
         self._context: dict[str, Any] | None = None
         self._calibration: Any = None
-        self._told: Any = None  # the hand the pipeline was last told of
-        self._dealt: Any = None  # the hand whose deal the pipeline was last told of
+        self._told: int | None = None  # the hand the pipeline was last told of
+        self._dealt: int | None = None  # the hand whose deal the pipeline was last told of
         self._in_play = False  # that hand's cards are being played
         #: reads the players' 5s once a hand (kiosk.table.marker_watch), if a table has one
         self.marker_watch: Any = None
@@ -222,7 +232,7 @@ class CameraLink:
     journal has reached (a camera, live, sees that trick: the session's word).
     """
 
-    def __init__(self, session: Any, presenter: Any, feed: Any,
+    def __init__(self, session: TableSession, presenter: CameraShown, feed: FrameFeed,
                  follower: HandFollower | None = None, from_start: bool = False) -> None:
         self.session = session
         self.presenter = presenter
@@ -234,15 +244,15 @@ class CameraLink:
 
     def update(self) -> None:
         context = self.session.reader_context()
-        hand = self.session.hand
-        if self.from_start and context.get("leader") and hand is not None and hand.view.tricks:
-            context["leader"] = hand.view.tricks[0].leader
+        view = self.session.hand.view if self.session.hand is not None else None
+        if self.from_start and context.get("leader") and view is not None and view.tricks:
+            context["leader"] = view.tricks[0].leader
         if self.follower is not None:
             self.follower.follow(context)
             if self.follower.learning is not None:
                 self.follower.learning.follow(self.session)
-        hand = context.get("hand")
-        if self.feed.held and self.session.phase == "playing":
+        hand: int | None = context.get("hand")
+        if self.feed.held and self.session.phase == "playing" and hand is not None:
             self._filmed.add(hand)
             self.feed.release()
         elif not self.feed.held and not self.feed.ended.is_set() and hand is not None:

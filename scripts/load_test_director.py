@@ -24,6 +24,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -189,15 +190,7 @@ def run(
         report["rejected"] = sum(len(box.items("rejected")) for box in boxes)
         sheet = json.loads(http("GET", director.url + "/sheet.json", timeout=60)[1])
         games = {(g["round"], g["table"]): g for g in sheet["games"]}
-        lost = doubled = wrong = 0
-        for table, points in expected.values():
-            found = games.get((1, table))
-            if found is None or found["points"] is None:
-                lost += 1
-            elif found["posts"] != 1 or found["status"] != "counted":
-                doubled += 1
-            elif found["points"] != points:
-                wrong += 1
+        lost, doubled, wrong = _tally(games, expected.values())
         report |= {"lost": lost, "doubled": doubled, "wrong": wrong}
         if kill:
             report["acknowledged_before_kill"] = len(acked_before_kill)
@@ -225,6 +218,21 @@ def run(
             import shutil
 
             shutil.rmtree(work, ignore_errors=True)
+
+
+def _tally(games: dict[tuple[int, int], dict[str, Any]],
+           expected: Iterable[tuple[int, list[int]]]) -> tuple[int, int, int]:
+    """The games sent that the sheet lost, counted more than once, or holds wrongly."""
+    lost = doubled = wrong = 0
+    for table, points in expected:
+        found = games.get((1, table))
+        if found is None or found["points"] is None:
+            lost += 1
+        elif found["posts"] != 1 or found["status"] != "counted":
+            doubled += 1
+        elif found["points"] != points:
+            wrong += 1
+    return lost, doubled, wrong
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -126,3 +126,17 @@ def test_a_quick_profile_never_learns_deeply(namer: IndexClassifier,
     played(learner, hands)
     learner.refit()
     assert learner.refits and not learner.refits[-1].deep
+
+
+def test_a_deep_refit_that_fails_falls_back_to_the_layer(
+        namer: IndexClassifier, hands: list[Any], deep: DeckProfile,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_replay(*_args: Any) -> Any:
+        raise ValueError("no replay patches at nowhere")
+
+    monkeypatch.setattr(deep_enrolment, "load_replay", no_replay)
+    learner = PlayLearning(namer, deep, deep=FEW)
+    played(learner, hands)
+    learner.refit()
+    assert learner.deep is None and "no replay" in learner.deep_failed
+    assert learner.refits and not learner.refits[-1].deep

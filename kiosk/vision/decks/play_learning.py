@@ -114,6 +114,8 @@ class PlayLearning:
         self.namer = _namer_of(profile, namer)
         self.profile = profile
         self.deep = deep
+        #: why learning the network failed, after which only the layer is refitted
+        self.deep_failed = ""
         #: what every profile this learning adopts grew from: the table's set-up profile
         #: (its fingerprint; a profile play taught before keeps its own origin), or SHIPPED
         self.origin = origin_of(profile)
@@ -189,7 +191,11 @@ class PlayLearning:
         if len({n for n, h, _ in rows if h < latest}) < FEWEST_CARDS:
             return None
         if self._learns_deeply():
-            return self._refit_deeply(rows, latest)
+            try:
+                return self._refit_deeply(rows, latest)
+            except (ImportError, OSError, RuntimeError, ValueError) as problem:
+                # (no replay patches, an export torch refuses): the layer, from now on
+                self.deep, self.deep_failed = None, str(problem)
         names, hands, patches = zip(*rows, strict=True)
         features, labels = self._features(list(patches), list(names))
         turned_hands = np.repeat(np.array(hands), 4)

@@ -108,15 +108,6 @@ class HandView:
         """1-based number of the trick being played (or last played)."""
         return max(1, len(self.tricks))
 
-    def summary(self) -> dict[str, Any]:
-        return {
-            "phase": self.phase, "to_bid": self.to_bid, "trump": self.trump,
-            "maker": self.maker, "alone": self.alone, "to_play": self.to_play,
-            "tricks": [[t.leader, list(t.cards), t.winner] for t in self.tricks],
-            "tricks_won": self.tricks_won, "result": self.result,
-            "renege": None if self.renege is None else self.renege.__dict__,
-        }
-
 
 @dataclass(frozen=True)
 class BidOption:

@@ -773,28 +773,6 @@ class TableSession:
         self.rebuild_hand()
         self.camera.release_held_back(seq)
 
-    # ------------------------------------------------------------- comparing
-
-    def snapshot(self) -> dict[str, Any]:
-        """Everything a player could see, as plain data: equal snapshots mean
-        the same game (the kill-and-restart test compares these)."""
-        hand = self.hand
-        return {
-            "phase": self.phase,
-            "setup": self.setup.to_json() if self.setup else None,
-            "scores": self.scores,
-            "finished": [replace(h).__dict__ for h in self.finished],
-            "hand": None if hand is None else {
-                "number": hand.number, "dealer": hand.dealer, "turn_up": hand.turn_up,
-                "bids": hand.bids, "plays": hand.plays, "pending": hand.pending,
-                "renege_choice": hand.renege_choice,
-                "view": None if hand.view is None else hand.view.summary(),
-            },
-            "corrections": [c.__dict__ for c in self.corrections],
-            "confirmed": sorted(self.confirmed),
-            "journal": len(self.journal),
-        }
-
 
 #: how each kind of journal entry is folded into the session
 _FOLDS: dict[type, Callable[[TableSession, Any, Entry], None]] = {

@@ -7,13 +7,17 @@ import hashlib
 import json
 import sys
 import time
+from pathlib import Path
 
-from kiosk.app.demo import DemoDriver, start_demo
-from kiosk.table.session import TableSession
+sys.path.insert(0, str(Path(__file__).parents[2]))  # run as a script: the checkout's tests
+
+from kiosk.app.demo import DemoDriver, start_demo  # noqa: E402
+from kiosk.table.session import TableSession  # noqa: E402
+from tests.table.journal_state import snapshot  # noqa: E402
 
 
 def digest(session: TableSession) -> str:
-    return hashlib.sha256(json.dumps(session.snapshot(), sort_keys=True).encode()).hexdigest()
+    return hashlib.sha256(json.dumps(snapshot(session), sort_keys=True).encode()).hexdigest()
 
 
 def main() -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from kiosk.table.referee import HandView
 from kiosk.table.session import TableSession
 
 
@@ -27,6 +28,37 @@ def _keyed(mapping: dict[Any, Any]) -> dict[str, Any]:
             for k, v in mapping.items()}
 
 
+def _summary(view: HandView) -> dict[str, Any]:
+    return {
+        "phase": view.phase, "to_bid": view.to_bid, "trump": view.trump,
+        "maker": view.maker, "alone": view.alone, "to_play": view.to_play,
+        "tricks": [[t.leader, list(t.cards), t.winner] for t in view.tricks],
+        "tricks_won": view.tricks_won, "result": view.result,
+        "renege": None if view.renege is None else view.renege.__dict__,
+    }
+
+
+def snapshot(session: TableSession) -> dict[str, Any]:
+    """Everything a player could see, as plain data: equal snapshots mean the same game
+    (the kill-and-restart tests compare these)."""
+    hand = session.hand
+    return {
+        "phase": session.phase,
+        "setup": session.setup.to_json() if session.setup else None,
+        "scores": session.scores,
+        "finished": [vars(h) for h in session.finished],
+        "hand": None if hand is None else {
+            "number": hand.number, "dealer": hand.dealer, "turn_up": hand.turn_up,
+            "bids": hand.bids, "plays": hand.plays, "pending": hand.pending,
+            "renege_choice": hand.renege_choice,
+            "view": None if hand.view is None else _summary(hand.view),
+        },
+        "corrections": [vars(c) for c in session.corrections],
+        "confirmed": sorted(session.confirmed),
+        "journal": len(session.journal),
+    }
+
+
 def _renege_options(session: TableSession) -> list[Any]:
     from kiosk.table import referee
 
@@ -40,7 +72,7 @@ def _renege_options(session: TableSession) -> list[Any]:
 def state_of(session: TableSession) -> dict[str, Any]:
     hand = session.hand
     state: dict[str, Any] = {
-        "snapshot": session.snapshot(),
+        "snapshot": snapshot(session),
         "phase": str(session.phase),
         "game_number": session.game_number,
         "started_at": session.started_at,

@@ -41,6 +41,7 @@ from kiosk.table.referee import SIDE_NAMES, SUIT_NAMES, seat_name
 from kiosk.table.session import IntentRefused, TableSession
 from kiosk.table.setup import TableSetup, default_setup
 from kiosk.table.turn_up import kitty_doubt
+from kiosk.vision.events import CardPlayed, VisionEvent
 
 #: the screen each phase of the game shows, unless the players opened another
 SCREEN_OF = {
@@ -486,17 +487,16 @@ class TablePresenter(DirectorLink):
                           director_called=hand.director_called, chooser=chooser,
                           confirm=confirm)
 
-    def frame_name(self, event: Any) -> str | None:
+    def frame_name(self, event: VisionEvent) -> str | None:
         """Where to keep the frame a played card was read from (None: not kept). A card
         of an earlier trick read again under another name keeps the frame it was played
         in: the frame now shows a later trick."""
         hand = self.session.hand
-        if hand is None or hand.view is None or getattr(event, "kind", None) != "card_played":
+        if hand is None or hand.view is None or not isinstance(event, CardPlayed):
             return None
-        seat = getattr(event, "seat", None)
+        seat, card = str(event.seat), str(event.card)
         for number, trick in enumerate(hand.view.tricks, start=1):
-            if seat and any(s == seat and c == getattr(event, "card", None)
-                            for s, c in trick.cards):
+            if any(s == seat and c == card for s, c in trick.cards):
                 path = self.session.frame_path(hand.number, number, seat)
                 return None if path is None else str(path)
         return None
@@ -820,7 +820,7 @@ class TablePresenter(DirectorLink):
 
     # --------------------------------------------------------------- camera
 
-    def apply(self, event: Any, source: str = "camera") -> bool:
+    def apply(self, event: VisionEvent, source: str = "camera") -> bool:
         """A vision event from the reader (already on the UI thread)."""
         return self.session.feed(event, source=source)
 

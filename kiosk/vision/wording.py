@@ -5,7 +5,7 @@ that turns them into sentences, so the screens and the journal say a card the sa
 
 >>> card_words("9D"), card_words(Card.parse("AC")), seat_words("E")
 ('nine of diamonds', 'ace of clubs', 'East')
->>> narrate(ReaderWarning(WarningKind.AMBIGUOUS, "", "N", 2.0, card=Card.parse("JD"),
+>>> narrate(ReaderWarning(WarningKind.AMBIGUOUS, "", Seat.N, 2.0, card=Card.parse("JD"),
 ...                       other=Card.parse("JH")))
 "Is North's card the jack of diamonds or the jack of hearts? Please tap it."
 """

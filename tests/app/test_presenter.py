@@ -327,7 +327,8 @@ def test_a_cards_frame_is_kept_when_it_is_played_not_when_it_is_read_again(
     """The renege screen shows the frame a card was played in. A card of trick 1 read
     again under another name, in a later frame, keeps its own: the later frame shows
     a later trick."""
-    from kiosk.vision.events import CardReread
+    from kiosk.rules.cards import Seat
+    from kiosk.vision.events import CardReread, face
     from tests.table.conftest import make_setup
 
     session = TableSession.open(tmp_path / "j.sqlite3", frames_dir=tmp_path / "frames")
@@ -338,12 +339,13 @@ def test_a_cards_frame_is_kept_when_it_is_played_not_when_it_is_read_again(
         session.bid(call)
     p = TablePresenter(session)
     for k, (seat, card) in enumerate([("E", "AS"), ("S", "TS"), ("W", "KS"), ("N", "QS")]):
-        played = CardPlayed(seat, card, float(k), 0.95)
+        played = CardPlayed(Seat.parse(seat), face(card), float(k), 0.95)
         assert p.apply(played)
         if seat == "S":
             assert p.frame_name(played) == str(session.frame_path(1, 1, "S"))
     assert p.apply(TrickCleared(5.0))
-    reread = CardReread(trick=1, seat="S", card="9S", was="TS", t=6.0, confidence=0.7)
+    reread = CardReread(trick=1, seat=Seat.S, card=face("9S"), was=face("TS"), t=6.0,
+                        confidence=0.7)
     assert p.apply(reread)
     assert session.hand is not None and session.hand.suggestion is not None  # asked
     assert p.frame_name(reread) is None

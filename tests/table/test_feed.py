@@ -9,8 +9,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from kiosk.rules.cards import Seat
 from kiosk.table.feed import FeedError, FrameFeed, open_capture, save_frame
-from kiosk.vision.events import CardPlayed
+from kiosk.vision.events import CardPlayed, face
 
 
 def _video(path: Path, frames: int = 6) -> Path:
@@ -30,7 +31,7 @@ def test_a_video_feeds_the_reader_and_its_events_come_out(tmp_path: Path) -> Non
     done = threading.Event()
 
     def reader(frame: Any, t: float) -> list[CardPlayed]:
-        return [CardPlayed("N", "JH", t, 0.9)] if frame.mean() > 100 and not got else []
+        return [CardPlayed(Seat.N, face("JH"), t, 0.9)] if frame.mean() > 100 and not got else []
 
     def on_events(events: list[Any], src: str, frame: Any) -> None:
         got.extend((e, src) for e in events)
@@ -42,7 +43,7 @@ def test_a_video_feeds_the_reader_and_its_events_come_out(tmp_path: Path) -> Non
     assert done.wait(5)
     feed.stop()
     (event, src), = got
-    assert src == "video:hand.avi" and event.seat == "N" and event.t > 0
+    assert src == "video:hand.avi" and event.seat is Seat.N and event.t > 0
     assert (tmp_path / "frames" / "h1-t1-N.jpg").stat().st_size > 0
 
 

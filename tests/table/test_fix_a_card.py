@@ -12,7 +12,7 @@ from kiosk.app.demo import RECORD
 from kiosk.rules.cards import Card, Seat
 from kiosk.table.hand_log import Suggestion
 from kiosk.table.session import IntentRefused, TableSession
-from kiosk.vision.events import CardPlayed, CardReread
+from kiosk.vision.events import CardPlayed, CardReread, face
 
 Opener = Callable[..., TableSession]
 DEMO = json.loads(RECORD.read_text())
@@ -30,7 +30,7 @@ def _trick_one(new_session: Opener, source: str = "cam") -> TableSession:
     _bid(s)
     for t, play in enumerate(TRICK_1, start=1):
         seat, card = play.split(":")
-        s.feed(CardPlayed(seat, card, float(t), 0.95), source=source)
+        s.feed(CardPlayed(Seat.parse(seat), face(card), float(t), 0.95), source=source)
     return s
 
 
@@ -71,12 +71,13 @@ def test_a_confirmed_fix_can_be_undone(new_session: Opener) -> None:
 def test_the_camera_never_changes_a_finished_trick_by_itself(new_session: Opener) -> None:
     """The trick is full but not yet raked in: a new read of North's card is asked."""
     s = _trick_one(new_session)
-    s.feed(CardPlayed("N", "TH", 9.0, 0.95), source="cam")
+    s.feed(CardPlayed(Seat.N, face("TH"), 9.0, 0.95), source="cam")
     assert s.hand is not None and s.hand.plays[3] == ("N", "QS")
     assert s.hand.suggestion == Suggestion(1, "N", "TH", "QS")
     s.keep_card()  # the players keep the queen of spades
     assert s.hand.suggestion is None and s.hand.plays[3] == ("N", "QS")
-    s.feed(CardReread(trick=1, seat="N", card="TH", was="QS", t=10.0, confidence=0.9),
+    s.feed(CardReread(trick=1, seat=Seat.N, card=face("TH"), was=face("QS"), t=10.0,
+                      confidence=0.9),
            source="cam")
     assert s.hand.suggestion is None and s.hand.plays[3] == ("N", "QS")
 
@@ -85,9 +86,9 @@ def test_a_players_card_outranks_a_later_camera_read_in_the_open_trick(
         new_session: Opener) -> None:
     s = new_session()
     _bid(s)
-    s.feed(CardPlayed("E", "AC", 1.0, 0.95), source="cam")  # misread: East led the AS
+    s.feed(CardPlayed(Seat.E, face("AC"), 1.0, 0.95), source="cam")  # misread: East led the AS
     s.correct(1, "E", "AS")
-    s.feed(CardPlayed("E", "AC", 2.0, 0.95), source="cam")  # the camera still says AC
+    s.feed(CardPlayed(Seat.E, face("AC"), 2.0, 0.95), source="cam")  # the camera still says AC
     assert s.hand is not None and s.hand.plays == [("E", "AS")]
 
 
@@ -100,8 +101,10 @@ def test_after_a_restart_a_replayed_video_does_not_overwrite_a_tapped_card(
     # the video plays again from the start, under a new run's name, and rereads trick 1
     for t, play in enumerate(TRICK_1, start=1):
         seat, card = play.split(":")
-        again.feed(CardPlayed(seat, card, float(t), 0.95), source="video:demo.mp4#2")
-    again.feed(CardReread(trick=1, seat="N", card="QS", was="TH", t=7.0, confidence=0.9),
+        again.feed(CardPlayed(Seat.parse(seat), face(card), float(t), 0.95),
+                   source="video:demo.mp4#2")
+    again.feed(CardReread(trick=1, seat=Seat.N, card=face("QS"), was=face("TH"), t=7.0,
+                          confidence=0.9),
                source="video:demo.mp4#2")
     assert again.hand is not None and again.hand.plays[3] == ("N", "TH")
     # (no camera suggestion; the replayed QS, taken as North's lead to trick 2, makes a
@@ -115,7 +118,8 @@ def test_a_team_may_take_back_its_agreement_until_both_agree(new_session: Opener
     for trick in DEMO["tricks"]:
         for t, play in enumerate(trick, start=1):
             seat, card = play.split(":")
-            s.feed(CardPlayed(seat, card, float(len(s.journal)) + t, 0.95), source="cam")
+            s.feed(CardPlayed(Seat.parse(seat), face(card), float(len(s.journal)) + t, 0.95),
+                   source="cam")
     s.end_game()
     s.confirm("NS")
     s.unconfirm("NS")

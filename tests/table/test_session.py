@@ -9,9 +9,17 @@ from pathlib import Path
 import pytest
 
 from kiosk.app.demo import RECORD
+from kiosk.rules.cards import Seat
 from kiosk.table.hand_log import Suggestion
 from kiosk.table.session import IntentRefused, TableSession
-from kiosk.vision.events import CardPlayed, CardReread, ReaderWarning, TrickCleared
+from kiosk.vision.events import (
+    CardPlayed,
+    CardReread,
+    ReaderWarning,
+    TrickCleared,
+    WarningKind,
+    face,
+)
 from tests.table.journal_state import snapshot
 
 Opener = Callable[..., TableSession]
@@ -38,7 +46,7 @@ def feed_tricks(session: TableSession, tricks: list[list[str]], t0: float = 10.0
         for play in trick:
             seat, card = play.split(":")
             t += 1
-            session.feed(CardPlayed(seat, card, t, 0.95), source=source)
+            session.feed(CardPlayed(Seat.parse(seat), face(card), t, 0.95), source=source)
         t += 1
         session.feed(TrickCleared(t), source=source)
     return t
@@ -48,7 +56,7 @@ def test_a_whole_hand_from_camera_events_scores_as_the_rules_engine_says(
         new_session: Opener) -> None:
     s = new_session()
     assert s.phase == "bidding"
-    s.feed(CardPlayed("N", DEMO["turn_up"], 1.0, 0.99))  # the dealer's turn-up, seen
+    s.feed(CardPlayed(Seat.N, face(DEMO["turn_up"]), 1.0, 0.99))  # the dealer's turn-up, seen
     play_bids(s, DEMO["bids"])
     assert s.phase == "playing"
     feed_tricks(s, DEMO["tricks"])
@@ -64,7 +72,8 @@ def test_restart_rebuilds_the_same_game_from_the_journal(new_session: Opener) ->
     s.see_turn_up("9H")
     play_bids(s, DEMO["bids"])
     feed_tricks(s, DEMO["tricks"][:2])
-    s.feed(CardPlayed("N", "KD", 99.0, 0.9))  # first card of trick 3 ... from the wrong seat
+    # first card of trick 3 ... from the wrong seat
+    s.feed(CardPlayed(Seat.N, face("KD"), 99.0, 0.9))
     before = snapshot(s)
     s.journal.close()
     again = new_session()
@@ -75,7 +84,7 @@ def test_an_event_sent_twice_counts_once(new_session: Opener) -> None:
     s = new_session()
     s.see_turn_up("9H")
     play_bids(s, DEMO["bids"])
-    event = CardPlayed("E", "AS", 20.0, 0.9)
+    event = CardPlayed(Seat.E, face("AS"), 20.0, 0.9)
     assert s.feed(event) is True
     assert s.feed(event) is False
     assert s.hand is not None and s.hand.plays == [("E", "AS")]
@@ -96,10 +105,10 @@ def test_cards_seen_out_of_order_are_played_in_turn(new_session: Opener) -> None
     s = new_session()
     s.see_turn_up("9H")
     play_bids(s, DEMO["bids"])
-    s.feed(CardPlayed("S", "9S", 1.0, 0.9))  # South's card seen before East led
+    s.feed(CardPlayed(Seat.S, face("9S"), 1.0, 0.9))  # South's card seen before East led
     assert s.hand is not None and s.hand.pending == {"S": "9S"}
     assert any("before East led" in n.text for n in s.notices)
-    s.feed(CardPlayed("E", "AS", 2.0, 0.9))
+    s.feed(CardPlayed(Seat.E, face("AS"), 2.0, 0.9))
     assert s.hand.plays == [("E", "AS"), ("S", "9S")]
 
 
@@ -107,8 +116,8 @@ def test_a_later_card_for_the_same_seat_replaces_the_earlier_one(new_session: Op
     s = new_session()
     s.see_turn_up("9H")
     play_bids(s, DEMO["bids"])
-    s.feed(CardPlayed("E", "AS", 1.0, 0.9))
-    s.feed(CardPlayed("E", "KS", 2.0, 0.9))  # the reader says: taken back, or misread
+    s.feed(CardPlayed(Seat.E, face("AS"), 1.0, 0.9))
+    s.feed(CardPlayed(Seat.E, face("KS"), 2.0, 0.9))  # the reader says: taken back, or misread
     assert s.hand is not None and s.hand.plays == [("E", "KS")]
 
 
@@ -117,7 +126,7 @@ def test_a_card_seen_twice_is_refused_with_a_notice(new_session: Opener) -> None
     s.see_turn_up("9H")
     play_bids(s, DEMO["bids"])
     feed_tricks(s, [DEMO["tricks"][0]])
-    s.feed(CardPlayed("E", "KS", 90.0, 0.9))  # KS was played by West in trick 1
+    s.feed(CardPlayed(Seat.E, face("KS"), 90.0, 0.9))  # KS was played by West in trick 1
     assert s.hand is not None and len(s.hand.plays) == 4
     assert "already" in s.notices[-1].text or "twice" in s.notices[-1].text
 
@@ -135,9 +144,10 @@ def _after_the_misread_trick(new_session: Opener) -> tuple[TableSession, float]:
 
 def test_the_camera_rereading_an_earlier_card_asks_the_players(new_session: Opener) -> None:
     s, t = _after_the_misread_trick(new_session)
-    s.feed(CardReread(trick=1, seat="S", card="9S", was="TS", t=t + 1, confidence=0.7))
-    s.feed(CardPlayed("E", "JH", t + 1, 0.95))
-    s.feed(CardPlayed("S", "TS", t + 2, 0.95))  # the TS, come down now, is South's play
+    s.feed(CardReread(trick=1, seat=Seat.S, card=face("9S"), was=face("TS"), t=t + 1,
+                      confidence=0.7))
+    s.feed(CardPlayed(Seat.E, face("JH"), t + 1, 0.95))
+    s.feed(CardPlayed(Seat.S, face("TS"), t + 2, 0.95))  # the TS, come down now, is South's play
     # trick 1 is finished: the camera's second thought is asked, never applied by itself
     assert s.hand is not None and s.hand.plays[1] == ("S", "TS")
     assert s.hand.suggestion == Suggestion(1, "S", "9S", "TS")
@@ -154,13 +164,15 @@ def test_a_reread_of_a_card_the_players_already_fixed_changes_nothing(
         new_session: Opener) -> None:
     s, t = _after_the_misread_trick(new_session)
     s.correct(1, "S", "9S", confirmed=True)
-    s.feed(CardReread(trick=1, seat="S", card="JS", was="TS", t=t + 1, confidence=0.7))
+    s.feed(CardReread(trick=1, seat=Seat.S, card=face("JS"), was=face("TS"), t=t + 1,
+                      confidence=0.7))
     assert s.hand is not None and s.hand.plays[1] == ("S", "9S")
 
 
 def test_a_reread_the_rules_refuse_is_told_and_not_applied(new_session: Opener) -> None:
     s, t = _after_the_misread_trick(new_session)
-    s.feed(CardReread(trick=1, seat="S", card="AS", was="TS", t=t + 1, confidence=0.7))
+    s.feed(CardReread(trick=1, seat=Seat.S, card=face("AS"), was=face("TS"), t=t + 1,
+                      confidence=0.7))
     assert s.hand is not None and s.hand.plays[1] == ("S", "TS")  # East played the AS
     assert "South's card in trick 1 as the ace of spades" in s.notices[-1].text
     assert "Please tap that card" in s.notices[-1].text
@@ -168,7 +180,7 @@ def test_a_reread_the_rules_refuse_is_told_and_not_applied(new_session: Opener) 
 
 def test_reader_warnings_reach_the_players(new_session: Opener) -> None:
     s = new_session()
-    s.feed(ReaderWarning("occluded", "An arm hides North's card.", "N", 3.0))
+    s.feed(ReaderWarning(WarningKind.OCCLUDED, "An arm hides North's card.", Seat.N, 3.0))
     assert s.notices[-1].text == "An arm hides North's card."
 
 
@@ -176,8 +188,8 @@ def test_a_correction_is_logged_and_replays(new_session: Opener) -> None:
     s = new_session()
     s.see_turn_up("9H")
     play_bids(s, DEMO["bids"])
-    s.feed(CardPlayed("E", "AS", 1.0, 0.9))
-    s.feed(CardPlayed("S", "9C", 2.0, 0.9))  # misread: South played 9S
+    s.feed(CardPlayed(Seat.E, face("AS"), 1.0, 0.9))
+    s.feed(CardPlayed(Seat.S, face("9C"), 2.0, 0.9))  # misread: South played 9S
     s.correct(1, "S", "9S")
     assert s.hand is not None and s.hand.plays == [("E", "AS"), ("S", "9S")]
     assert [(c.was, c.card) for c in s.corrections] == [("9C", "9S")]
@@ -491,7 +503,7 @@ def test_undo_takes_back_the_bid_that_made_trump_but_not_a_played_card(
     assert s.phase == "bidding"
     play_bids(s, DEMO["bids"][-1:])
     assert s.phase == "playing"
-    s.feed(CardPlayed("E", "AS", 1.0, 0.9))
+    s.feed(CardPlayed(Seat.E, face("AS"), 1.0, 0.9))
     assert s.last_step() is None
     with pytest.raises(IntentRefused, match="cards are already on the table"):
         s.undo()

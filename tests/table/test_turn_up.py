@@ -9,9 +9,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from kiosk.app.presenter import TablePresenter
+from kiosk.rules.cards import Seat
 from kiosk.table.camera import HandFollower
 from kiosk.table.session import TableSession
-from kiosk.vision.events import KittyChange, KittySeen
+from kiosk.vision.events import KittyChange, KittySeen, face
 from kiosk.vision.pipeline import Play
 from tests.table.conftest import make_setup
 
@@ -19,7 +20,7 @@ Opener = Callable[..., TableSession]
 
 
 def kitty(change: KittyChange, card: str = "9H", t: float = 1.0, seat: str = "N") -> KittySeen:
-    return KittySeen(seat=seat, card=card, change=change, t=t, confidence=0.95)
+    return KittySeen(seat=Seat.parse(seat), card=face(card), change=change, t=t, confidence=0.95)
 
 
 def test_the_kitty_turn_up_fills_the_bidding_screen_and_the_first_bid_agrees(

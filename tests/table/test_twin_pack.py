@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from types import SimpleNamespace
 
-from kiosk.rules.cards import EUCHRE_NAMES
+from kiosk.rules.cards import EUCHRE_NAMES, Seat
 from kiosk.table.phases import Phase
 from kiosk.table.session import TableSession
 from kiosk.table.twins import enrolled_pack, renege_questions
-from kiosk.vision.events import CardPlayed
+from kiosk.vision.events import CardPlayed, face
 
 Opener = Callable[..., TableSession]
 BIDS = [{"seat": "E", "call": "pass"}, {"seat": "S", "call": "pass"},
@@ -31,7 +31,7 @@ def _play(s: TableSession) -> TableSession:
     for bid in BIDS:
         s.bid(bid["call"], bid.get("suit"), bool(bid.get("alone", False)))
     for t, (seat, card) in enumerate(PLAYS, start=1):
-        s.feed(CardPlayed(seat, card, float(t), 0.95), source="cam")
+        s.feed(CardPlayed(Seat.parse(seat), face(card), float(t), 0.95), source="cam")
     return s
 
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from kiosk.rules.cards import Seat
 from kiosk.table.hand_log import Suggestion
 from kiosk.table.phases import Phase
 from kiosk.table.session import TableSession
 from kiosk.table.twins import TwinQuestion, renege_questions
-from kiosk.vision.events import CardPlayed
+from kiosk.vision.events import CardPlayed, face
 
 Opener = Callable[..., TableSession]
 BIDS = [{"seat": "E", "call": "pass"}, {"seat": "S", "call": "pass"},
@@ -28,7 +29,7 @@ def _two_tricks(new_session: Opener) -> TableSession:
     for bid in BIDS:
         s.bid(bid["call"], bid.get("suit"), bool(bid.get("alone", False)))
     for t, (seat, card) in enumerate(TRICK_1 + TRICK_2 + TRICK_3, start=1):
-        s.feed(CardPlayed(seat, card, float(t), 0.95), source="cam")
+        s.feed(CardPlayed(Seat.parse(seat), face(card), float(t), 0.95), source="cam")
     return s
 
 

@@ -127,7 +127,9 @@ def run_deck(detector: Detector, deck: str, args: argparse.Namespace) -> dict[st
                         f"cards; refits adopted {sum(r.adopted for r in learner.refits)} of "
                         f"{len(learner.refits)}"
                         + (f" (last check {last.before}->{last.after} of {last.checked}"
-                           f"{', network' if last.deep else ''}, {took:.0f} s)"
+                           + (f", network; no card {last.nothing_before}->"
+                              f"{last.nothing_after}" if last.deep else "")
+                           + f", {took:.0f} s)"
                            if last else ""))
                 show_row(deck, start, number, rows[str(number)], note)
         out[start] = rows

@@ -76,6 +76,9 @@ def test_a_deep_profile_learns_its_network_and_keeps_it_only_as_checked(
     learnt = learner.refit()
     last = learner.refits[-1]
     assert last.deep and last.checked > 0  # the network learnt, checked on hand 2
+    assert last.nothing_before > 0  # ... and on patches of no card it did not learn from
+    assert last.adopted == (last.after >= last.before
+                            and last.nothing_after >= last.nothing_before)
     if not last.adopted:
         assert learnt is None and learner.namer is namer and learner.profile is deep
         return

@@ -28,8 +28,9 @@ where torch is installed: its network learns the pool again with deep enrolment'
 (:func:`kiosk.vision.decks.deep_enrolment.fine_tune`, the replay patches in every batch,
 :data:`PLAY_DEEP`'s fewer steps on one thread, between hands), from the earlier hands,
 and is adopted as it was checked: only if it names the latest hand's patches at least
-as well as the network in use. Without torch, or for a quick profile, the last layer is
-refitted as above.
+as well as the network in use, and names no more of the replay's patches of no card
+(half of them held back from its learning) as cards: play shows no card's negatives.
+Without torch, or for a quick profile, the last layer is refitted as above.
 
 No torch and no camera here: the table's camera thread hands in each frame's picture
 and boxes (:meth:`PlayLearning.look`), the table session says which cards each hand
@@ -65,6 +66,8 @@ FEWEST_CARDS = 8
 PULL = 0.2
 #: the cards and markers a table's pack holds: nothing else is learnt
 PACK = frozenset(EUCHRE_NAMES) | {"5C", "5D", "5H", "5S"}
+#: what no card is, among the network's classes: what play never shows it
+NOTHING = ("none", "back")
 #: how a deep profile's network learns between hands: deep enrolment's recipe, fewer
 #: steps, on one thread (the camera's reading keeps the other cores), within a minute
 PLAY_DEEP = DeepSettings(steps=120, most_seconds=60.0, threads=1)
@@ -101,6 +104,10 @@ class Refit:
     checked: int
     cards: int  #: cards with patches in the pool
     deep: bool = False  #: the profile's own network learnt again, not its last layer
+    #: for a network learnt again: the held-back replay patches of no card named so by
+    #: the network in use and by the one learnt (it must not name more of them cards)
+    nothing_before: int = 0
+    nothing_after: int = 0
 
 
 class PlayLearning:
@@ -248,17 +255,27 @@ class PlayLearning:
         deck_x = np.stack([p for _, p in turned])
         deck_y = np.asarray([index[n] for n, _ in turned], np.int64)
         replay_x, replay_y = load_replay(REPLAY, classes, self.namer.patch)
-        model = fine_tune(profile.namer, deck_x, deck_y, replay_x, replay_y, settings,
-                          np.random.default_rng(settings.seed + latest))
+        # play shows no card's negatives (its pips, court pictures, back): half the
+        # replay's patches of no card are held back to check the network does not learn
+        # to name them cards
+        nothing = np.flatnonzero(np.isin(replay_y, [index[n] for n in NOTHING if n in index]))
+        kept = np.setdiff1d(np.arange(len(replay_y)), nothing[::2])
+        model = fine_tune(profile.namer, deck_x, deck_y, replay_x[kept], replay_y[kept],
+                          settings, np.random.default_rng(settings.seed + latest))
         network = export_bytes(model, classes, self.namer.patch, self.namer.margin)
         learnt = IndexClassifier(network, settings.threads)
         patches = [p for _, p in held]
         names = [n for n, _ in held]
-        before = _named_right(self.namer, self._current_head(), patches, names)
+        current = self._current_head()
+        before = _named_right(self.namer, current, patches, names)
         after = _named_right(learnt, learnt.head(), patches, names)
-        checked = 4 * len(held)
-        adopted = after >= before
-        self.refits.append(Refit(adopted, before, after, checked, self.cards, deep=True))
+        negatives = [replay_x[i] for i in nothing[::2]]
+        no_card = [classes[replay_y[i]] for i in nothing[::2]]
+        nothing_before = _named_right(self.namer, current, negatives, no_card)
+        nothing_after = _named_right(learnt, learnt.head(), negatives, no_card)
+        adopted = after >= before and nothing_after >= nothing_before
+        self.refits.append(Refit(adopted, before, after, 4 * len(held), self.cards, deep=True,
+                                 nothing_before=nothing_before, nothing_after=nothing_after))
         if not adopted:
             return None
         cards = sorted(self._pool)

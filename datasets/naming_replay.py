@@ -2,6 +2,8 @@
 training patches of each of the index classifier's classes (``models/naming_replay.npz``).
 
     python -m datasets.naming_replay --crops var/lodo/synthetic.npz --per-class 40
+    python -m datasets.naming_replay --crops var/lodo/synthetic.npz \
+        --glyphs var/naming-shapes/glyphs.npz --out /tmp/replay.npz   # with typeface patches
 
 Why: learning a table's deck from a handful of shots moves every layer of the network;
 the cards those shots never show, and what is no card at all, would be forgotten
@@ -45,12 +47,28 @@ def sample(x: np.ndarray, y: np.ndarray, per_class: int, seed: int = 0) -> np.nd
     return np.asarray(sorted(kept), np.int64)
 
 
+def drawn_faces(glyphs: Path, labels: Sequence[str], per_face: int
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """``per_face`` camera patches of each face drawn from the typefaces' masks (what the
+    shipped network learnt shapes from), with their class ids in ``labels``."""
+    from datasets.drawn_indices import LABELS, draw_glyphs
+
+    count = per_face * 52
+    x, y = draw_glyphs(str(glyphs), seed=57, count=count, stretch=0.15)
+    index = {name: i for i, name in enumerate(labels)}
+    return x, np.asarray([index[LABELS[i]] for i in y], np.int64)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--crops", type=Path, required=True,
                         help="a synthetic patch file (datasets.index_crops)")
     parser.add_argument("--per-class", type=int, default=40)
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--glyphs", type=Path,
+                        help="glyph masks (models/train_naming_shapes.py pack's glyphs.npz): "
+                        "add --drawn-per-face patches of each face drawn from typefaces")
+    parser.add_argument("--drawn-per-face", type=int, default=10)
     args = parser.parse_args(argv)
     if args.per_class < 1:
         print(f"naming_replay: --per-class must be 1 or more, not {args.per_class}",
@@ -63,9 +81,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"naming_replay: cannot read {args.crops}: {problem}", file=sys.stderr)
         return 2
     chosen = sample(x, y, args.per_class)
-    np.savez_compressed(args.out, x=x[chosen], y=y[chosen].astype(np.int16),
+    x, y = x[chosen], y[chosen]
+    if args.glyphs is not None:
+        drawn_x, drawn_y = drawn_faces(args.glyphs, [str(v) for v in labels],
+                                       args.drawn_per_face)
+        x, y = np.concatenate([x, drawn_x]), np.concatenate([y, drawn_y])
+    np.savez_compressed(args.out, x=x, y=y.astype(np.int16),
                         labels=np.asarray([str(v) for v in labels]))
-    print(f"{len(chosen)} patches of {len(np.unique(y[chosen]))} classes "
+    print(f"{len(y)} patches of {len(np.unique(y))} classes "
           f"({x.shape[1]} px) -> {args.out} ({args.out.stat().st_size / 1e6:.1f} MB)")
     return 0
 

@@ -17,27 +17,28 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # the checkout's own packages beside kiosk: devtools, datasets
     sys.path.insert(0, str(ROOT))
 
-#: the modules that take the longest (seconds under ``--durations`` on two busy cores,
-#: from a fresh clone), dealt first; any module not named here counts as short
+#: the modules that take the longest (seconds under ``--durations`` on two cores at load
+#: average 10), dealt first; any module not named here counts as short
 LONGEST = {
+    "tests/app/test_headless.py": 212,
+    "tests/app/test_ui.py": 208,
+    "tests/vision/test_training.py": 190,
+    "tests/app/test_deck_setup.py": 162,
     "tests/app/test_ui_sizes.py": 150,
     "tests/vision/test_deep_enrolment.py": 150,
+    "tests/vision/test_index_classifier.py": 142,
+    "tests/vision/test_enrol.py": 134,
     "tests/packaging/test_wheel.py": 110,
-    "tests/vision/test_enrol.py": 90,
-    "tests/vision/test_card_art.py": 86,
-    "tests/app/test_ui.py": 70,
-    "tests/vision/test_training.py": 60,
-    "tests/app/test_headless.py": 50,
-    "tests/app/test_deck_setup.py": 40,
-    "tests/vision/test_index_classifier.py": 40,
-    "tests/table/test_deck_learning.py": 36,
-    "tests/director/test_load.py": 31,
-    "tests/e2e/test_deck_handout.py": 22,
-    "tests/reader/test_hand_frames.py": 20,
-    "tests/vision/test_read_table.py": 20,
-    "tests/vision/test_photo_reading.py": 15,
-    "tests/reader/test_read_video_kitty.py": 13,
-    "tests/reader/test_hand_patches.py": 12,
+    "tests/vision/test_deep_play_learning.py": 102,
+    "tests/e2e/test_deck_handout.py": 74,
+    "tests/table/test_deck_learning.py": 72,
+    "tests/vision/test_layouts.py": 52,
+    "tests/reader/test_hand_frames.py": 49,
+    "tests/director/test_load.py": 49,
+    "tests/vision/test_markers_reader.py": 43,
+    "tests/vision/test_photo_reading.py": 38,
+    "tests/director/test_deck_learning.py": 37,
+    "tests/reader/test_read_video_kitty.py": 36,
 }
 
 

@@ -16,9 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kiosk.table import referee
-from kiosk.table.hand_log import HandLog, Suggestion, corrected_plays
+from kiosk.table.hand_log import Correction, HandLog, Suggestion, corrected_plays
 
-__all__ = ["FixPreview", "Suggestion", "card_in", "is_finished", "preview"]
+__all__ = ["FixPreview", "Suggestion", "card_in", "is_finished", "latest_change", "preview",
+           "refusal"]
 
 
 @dataclass(frozen=True)
@@ -76,3 +77,26 @@ def preview(profile: str, hand: HandLog, trick: int, seat: str, card: str) -> Fi
                       tricks_after=dict(after.tricks_won),
                       renege_before=renege_of(before), renege_after=renege_of(after),
                       problem=after.problem)
+
+
+def refusal(profile: str, hand: HandLog, trick: int, seat: str, card: str) -> str | None:
+    """What the rules say against setting `seat`'s card in `trick` to `card` (None: the
+    hand, replayed with it, stands)."""
+    plays, _pending, _was = corrected_plays(hand, trick, seat, card)
+    trial = referee.replay(profile, hand.dealer, hand.turn_up, hand.bids, plays,
+                           hand.renege_choice)
+    return trial.problem or None
+
+
+def latest_change(corrections: list[Correction], hand: HandLog) -> Correction | None:
+    """The players' latest change of a card in `hand` while it still stands: it changed a
+    card (not added or kept one), it is not itself an Undo, and the card is as it set it."""
+    mine = [c for c in corrections if c.hand == hand.number]
+    if not mine:
+        return None
+    last = mine[-1]
+    if last.undo_of or last.was is None or last.was == last.card:
+        return None
+    if card_in(hand, last.trick, last.seat) != last.card:
+        return None  # the card changed again since
+    return last

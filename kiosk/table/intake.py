@@ -71,16 +71,20 @@ class CameraIntake:
             # The referee knows when a trick is full; the clear only tells the
             # screen to stop showing it.
             hand.cleared = sum(1 for t in hand.view.tricks if t.winner is not None)
+        elif isinstance(event, TrickComplete):
             return
-        if isinstance(event, TrickComplete):
-            return
-        if isinstance(event, CardReread):
+        elif isinstance(event, CardReread):
             self._apply_reread(event, seq)
-            return
-        if isinstance(event, KittySeen):
+        elif isinstance(event, KittySeen):
             self._apply_kitty(event, seq)
-            return
-        assert isinstance(event, CardPlayed)
+        else:
+            assert isinstance(event, CardPlayed)
+            self._apply_played(event, seq)
+
+    def _apply_played(self, event: CardPlayed, seq: int) -> None:
+        """A card the camera saw put down at a seat."""
+        hand = self._table.hand
+        assert hand is not None and hand.view is not None
         view = hand.view
         seat = str(event.seat)
         seen = as_card(event.card)
@@ -107,24 +111,7 @@ class CameraIntake:
             return
         if (seat, card) in hand.plays or hand.pending.get(seat) == card:
             return  # the same card seen again (the reader re-reported it)
-        index = self._visible_play(seat)
-        if index is not None and view.tricks[-1].winner is not None and view.to_play == seat:
-            # a new card from the finished trick's winner: the next trick's lead (the
-            # clear was missed), never a change to the finished trick
-            hand.cleared = len(view.tricks)
-            index = None
-        if index is not None:
-            # The reader's rule: a later card for a seat that already played in the
-            # trick on the table replaces the earlier one (taken back, or misread), but
-            # never a card the players set, nor one of a finished trick (asked instead).
-            was = hand.plays[index][1]
-            trick = len(view.tricks)
-            if self._outranked(trick, seat, card, was, seq):
-                return
-            hand.plays[index] = (seat, card)
-            hand.changed_at = seq
-            self._notice(NoticeAbout.READ_AGAIN, seat, seq, card=card, other=was)
-            self._table.rebuild_hand()
+        if self._replaced_in_trick(seat, card, seq):
             return
         trick_empty = not view.tricks or view.tricks[-1].winner is not None
         if view.to_play != seat and trick_empty and not hand.pending:
@@ -134,6 +121,32 @@ class CameraIntake:
             self._notice(NoticeAbout.REFUSED, seat, seq, words=problem)
             return
         self._play_seen(seat, card, seq)
+
+    def _replaced_in_trick(self, seat: str, card: str, seq: int) -> bool:
+        """The reader's rule: a later card for a seat that already played in the trick on
+        the table replaces the earlier one (taken back, or misread), but never a card the
+        players set, nor one of a finished trick (asked instead). False: `seat` has no card
+        there, and this one is a play of its own."""
+        hand = self._table.hand
+        assert hand is not None and hand.view is not None
+        view = hand.view
+        index = self._visible_play(seat)
+        if index is None:
+            return False
+        if view.tricks[-1].winner is not None and view.to_play == seat:
+            # a new card from the finished trick's winner: the next trick's lead (the
+            # clear was missed), never a change to the finished trick
+            hand.cleared = len(view.tricks)
+            return False
+        was = hand.plays[index][1]
+        trick = len(view.tricks)
+        if self._outranked(trick, seat, card, was, seq):
+            return True
+        hand.plays[index] = (seat, card)
+        hand.changed_at = seq
+        self._notice(NoticeAbout.READ_AGAIN, seat, seq, card=card, other=was)
+        self._table.rebuild_hand()
+        return True
 
     def _play_seen(self, seat: str, card: str, seq: int) -> None:
         """A card the camera saw, which the rules take: played, or waiting for its turn."""

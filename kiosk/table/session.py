@@ -10,10 +10,12 @@ How it works, and why:
 * State is never saved. `TableSession.open()` replays the journal through
   `_apply()`, the same code the live path uses, so a restart resumes exactly
   where the kiosk stopped. Each kind of entry has its own fold, found in one table
-  (`_FOLDS`).
+  (kiosk.table.folds).
 * The session is composed of parts: the camera's events are taken in by a
   `CameraIntake` (kiosk.table.intake), the players' 5s kept in a `MarkerBook`
-  (kiosk.table.markers).
+  (kiosk.table.markers), the hand in play dealt, rebuilt and finished by
+  kiosk.table.hand_keeping; where the game stands (its phase, what the trick reader
+  is told) is read from the state by kiosk.table.standing.
 * Taps are checked before they are recorded (a bid the profile forbids is
   refused with plain words and never enters the journal). Camera events are
   observations: they are always recorded, then interpreted, and what cannot be
@@ -21,8 +23,7 @@ How it works, and why:
 * Idempotency keys: a re-sent camera event, or a second tap on the same
   bidding turn, has the key of one already recorded and is dropped.
 * The session holds no euchre rules: each hand is rebuilt from what was seen
-  (dealer, turn-up, bids, cards) by `kiosk.table.referee`, which asks the
-  rules engine. A corrected card simply rebuilds the hand.
+  by `kiosk.table.referee`, which asks the rules engine.
 """
 
 from __future__ import annotations
@@ -30,20 +31,26 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from kiosk.rules.cards import Card, Seat, Team
-from kiosk.table import egn_file, fixing, markers, referee, results, twins
+from kiosk.table import (
+    egn_file,
+    fixing,
+    folds,
+    hand_keeping,
+    markers,
+    referee,
+    results,
+    standing,
+)
 from kiosk.table.entries import (
     BidSpoken,
     CardFixed,
     Confirmed,
     DirectorCalled,
     DirectorCancelled,
-    FivesAnswered,
-    FivesRead,
     GameEnded,
     GameStarted,
     HandEnded,
@@ -56,26 +63,16 @@ from kiosk.table.entries import (
     Unconfirmed,
     Undone,
     VisionSeen,
-    read_entry,
 )
-from kiosk.table.hand_log import (
-    Correction,
-    FinishedHand,
-    HandLog,
-    Notice,
-    Suggestion,
-    corrected_plays,
-)
+from kiosk.table.hand_log import Correction, FinishedHand, HandLog, Notice
 from kiosk.table.intake import CameraIntake
 from kiosk.table.journal import Entry, Journal
 from kiosk.table.markers import MarkerBook
 from kiosk.table.outbox import Outbox
 from kiosk.table.phases import Phase
 from kiosk.table.setup import TableSetup, TableSetupError
-from kiosk.table.turn_up import ordered_by
+from kiosk.table.standing import SIDES
 from kiosk.vision.events import VisionEvent
-
-SIDES = tuple(Team)
 
 
 class IntentRefused(ValueError):
@@ -100,7 +97,7 @@ class TableSession:
         #: 1 for the journal's first game, one more after each `new_game`
         self.game_number = 1
         self._replaying = False
-        self._replay()
+        self.replay()
 
     @classmethod
     def open(cls, path: str | Path, clock: Callable[[], float] = time.time,
@@ -109,13 +106,16 @@ class TableSession:
         return cls(Journal(path, clock=clock), clock=clock, outbox=outbox,
                    frames_dir=frames_dir)
 
-    def _replay(self) -> None:
-        """Build the state from the whole journal, leaving out what was undone."""
+    def replay(self) -> None:
+        """Build the state from the whole journal, leaving out what was undone (an Undo
+        met during a replay changes nothing more: its step is left out already)."""
+        if self._replaying:
+            return
         entries = list(self.journal.entries())
         #: journal seqs a player took back with Undo (their entries stay, unused)
         self._undone = {e.payload["seq"] for e in entries if e.kind == "undo"}
         self.game_number = 1
-        self._reset()
+        self.forget_game()
         self._replaying = True
         try:
             for entry in entries:
@@ -126,7 +126,8 @@ class TableSession:
 
     # ------------------------------------------------------------------ state
 
-    def _reset(self) -> None:
+    def forget_game(self) -> None:
+        """The state before the game's first entry (a replay, or the next game)."""
         self.setup: TableSetup | None = None
         self.started_at: float | None = None
         self.first_dealer: str | None = None
@@ -135,7 +136,7 @@ class TableSession:
         self.game_ended = False
         self.confirmed: set[str] = set()
         #: agreements taken back (each agreement after one has a key of its own)
-        self._taken_back = 0
+        self.taken_back = 0
         #: the director called between hands (at the game's end)
         self.called_between_hands = False
         self.submitted = False
@@ -168,26 +169,8 @@ class TableSession:
 
     @property
     def phase(self) -> Phase:
-        """Where the table is; each phase has its screen."""
-        if self.setup is None:
-            return Phase.SETUP
-        if self.submitted or self.confirmed >= set(SIDES):
-            return Phase.CONFIRMED
-        if self.game_ended:
-            return Phase.GAME_OVER
-        if self.hand is None:
-            return Phase.READY
-        view = self.hand.view
-        assert view is not None
-        if view.phase == "bidding":
-            return Phase.BIDDING
-        settled = referee.settle(view, self.hand.renege_choice)
-        if settled.needs_players:
-            # a renege is never flagged on the camera's word alone: a card it hangs on
-            # that may be its twin is put to the players first (kiosk.table.twins)
-            suggestion = self.hand.suggestion
-            return Phase.PLAYING if suggestion is not None and suggestion.twin else Phase.RENEGE
-        return Phase.HAND_OVER if settled.over else Phase.PLAYING
+        """Where the table is; each phase has its screen (kiosk.table.standing)."""
+        return standing.phase_of(self)
 
     def elapsed(self) -> float:
         """Seconds since the first deal (0 before the game starts)."""
@@ -383,11 +366,9 @@ class TableSession:
         if self.fix_needs_yes(trick, seat, card) and not confirmed:
             raise IntentRefused(f"Trick {trick} is finished: a card in it changes only "
                                 "when the players agree to what the change does.")
-        plays, _pending, _was = corrected_plays(hand, trick, seat, card)
-        trial = referee.replay(self.profile, hand.dealer, hand.turn_up, hand.bids, plays,
-                               hand.renege_choice)
-        if trial.problem:
-            raise IntentRefused(trial.problem)
+        refused = fixing.refusal(self.profile, hand, trick, seat, card)
+        if refused:
+            raise IntentRefused(refused)
         self._record(CardFixed(hand.number, trick, Seat.parse(seat), Card.parse(card)),
                      key=f"correct:{uuid.uuid4().hex}")
 
@@ -404,15 +385,7 @@ class TableSession:
         hand = self.hand
         if hand is None or self.phase not in (Phase.PLAYING, Phase.RENEGE, Phase.HAND_OVER):
             return None
-        mine = [c for c in self.corrections if c.hand == hand.number]
-        if not mine:
-            return None
-        last = mine[-1]
-        if last.undo_of or last.was is None or last.was == last.card:
-            return None
-        if fixing.card_in(hand, last.trick, last.seat) != last.card:
-            return None  # the card changed again since
-        return last
+        return fixing.latest_change(self.corrections, hand)
 
     def undo_fix(self) -> None:
         """Take back the players' latest change of a card: the card the record held
@@ -421,11 +394,9 @@ class TableSession:
         hand = self.hand
         if fix is None or hand is None or fix.was is None:
             raise IntentRefused("There is no change of a card to undo.")
-        plays, _pending, _was = corrected_plays(hand, fix.trick, fix.seat, fix.was)
-        trial = referee.replay(self.profile, hand.dealer, hand.turn_up, hand.bids, plays,
-                               hand.renege_choice)
-        if trial.problem:
-            raise IntentRefused(trial.problem)
+        refused = fixing.refusal(self.profile, hand, fix.trick, fix.seat, fix.was)
+        if refused:
+            raise IntentRefused(refused)
         self._record(CardFixed(hand.number, fix.trick, Seat.parse(fix.seat),
                                Card.parse(fix.was), undo_of=fix.seq),
                      key=f"undo_fix:{fix.seq}")
@@ -506,7 +477,7 @@ class TableSession:
             raise IntentRefused(f"Unknown side {side!r}.")
         if side in self.confirmed:
             return
-        self._record(Confirmed(Team(side)), key=f"confirm:{side}:{self._taken_back}")
+        self._record(Confirmed(Team(side)), key=f"confirm:{side}:{self.taken_back}")
         if self.confirmed >= set(SIDES):
             egn_file.keep_game(self)  # the game in Euchre Game Notation, beside the journal
             self.submit()
@@ -515,7 +486,7 @@ class TableSession:
         """A team takes back its agreement, while the other team has not agreed yet."""
         if self.phase != Phase.GAME_OVER or side not in self.confirmed:
             raise IntentRefused("There is no agreement to take back.")
-        self._record(Unconfirmed(Team(side)), key=f"unconfirm:{side}:{self._taken_back}")
+        self._record(Unconfirmed(Team(side)), key=f"unconfirm:{side}:{self.taken_back}")
 
     def new_game(self) -> None:
         """The game is confirmed: the same table starts its next round (the journal
@@ -549,22 +520,8 @@ class TableSession:
         self._record(given, key=f"markers_answer:{reading_seq}:{given.side}")
 
     def reader_context(self) -> dict[str, Any]:
-        """What the trick reader needs to follow the hand (kiosk.vision.reader.TrickReader):
-        the hand number (a new hand: a new reader), the dealer (whose kitty shows the turn-up),
-        the leader of the trick to come, trump, the seat sitting out, the turn-up and who may
-        still play it (the dealer if ordered up). None values: not known yet (bidding)."""
-        hand = self.hand
-        view = hand.view if hand else None
-        playing = view is not None and view.phase != "bidding"
-        return {
-            "hand": hand.number if hand else None,
-            "dealer": hand.dealer if hand else None,
-            "leader": view.to_play if playing and view and self.phase == Phase.PLAYING else None,
-            "trump": view.trump if view else None,
-            "sitting_out": view.sitting_out if view else None,
-            "turn_up": hand.turn_up if hand and playing else None,
-            "kept_by": hand.dealer if hand and playing and ordered_by(hand.bids) else None,
-        }
+        """What the trick reader needs to follow the hand (kiosk.table.standing)."""
+        return standing.reader_context(self)
 
     # ---------------------------------------------------------------- results
 
@@ -611,187 +568,14 @@ class TableSession:
         return entry
 
     def _apply(self, entry: Entry) -> None:
-        """Fold one journal entry into the state (live and on replay alike)."""
-        self.last_seq = entry.seq
-        event = read_entry(entry.kind, entry.payload)
-        _FOLDS[type(event)](self, event, entry)
-
-    def _set_up(self, event: SetupChosen, entry: Entry) -> None:
-        self.setup = event.setup
-
-    def _started(self, event: GameStarted, entry: Entry) -> None:
-        self.started_at = entry.wall
-        self.first_dealer = str(event.dealer)
-        self._new_hand(1, str(event.dealer))
-        self.undoable.append((entry.seq, entry.kind))
-
-    def _turned_up(self, event: TurnUpSeen, entry: Entry) -> None:
-        if self._is_current(event.hand):
-            assert self.hand is not None
-            self.hand.turn_up = str(event.card)
-            self.hand.turn_up_source = event.source
-            self.rebuild_hand()
-            self.undoable.append((entry.seq, entry.kind))
-
-    def _bid(self, event: BidSpoken, entry: Entry) -> None:
-        if self._is_current(event.hand):
-            assert self.hand is not None
-            self.hand.bids.append(event.as_seen())
-            self.rebuild_hand()
-            self.undoable.append((entry.seq, entry.kind))
-
-    def _take_back(self, event: Undone, entry: Entry) -> None:
-        if not self._replaying:
-            self._replay()  # the state as if the step had never been tapped
-
-    def _seen(self, event: VisionSeen, entry: Entry) -> None:
-        self.camera.take(event.event, entry.seq)
-
-    def _fixed(self, event: CardFixed, entry: Entry) -> None:
-        if self._is_current(event.hand):
-            self._apply_correction(event, entry.seq)
-
-    def _renege_chosen(self, event: RenegeChosen, entry: Entry) -> None:
-        if self._is_current(event.hand):
-            assert self.hand is not None
-            self.hand.renege_choice = event.choice
-            self.rebuild_hand()
-
-    def _director(self, event: DirectorCalled | DirectorCancelled, entry: Entry) -> None:
-        called = isinstance(event, DirectorCalled)
-        if self.hand is not None:
-            self.hand.director_called = called
-        else:
-            self.called_between_hands = called
-
-    def _fives_read(self, event: FivesRead, entry: Entry) -> None:
-        self.markers.read(event, entry.seq)
-
-    def _fives_answered(self, event: FivesAnswered, entry: Entry) -> None:
-        self.markers.answered(event)
-
-    def _hand_ended(self, event: HandEnded, entry: Entry) -> None:
-        if self._is_current(event.hand):
-            self._finish_hand()
-
-    def _game_ended(self, event: GameEnded, entry: Entry) -> None:
-        if self.current_points() is not None:
-            self._finish_hand(deal_next=False)  # the last hand counts in the result
-        self.game_ended = True
-
-    def _confirmed(self, event: Confirmed, entry: Entry) -> None:
-        self.confirmed.add(str(event.side))
-
-    def _unconfirmed(self, event: Unconfirmed, entry: Entry) -> None:
-        self.confirmed.discard(str(event.side))
-        self._taken_back += 1
-
-    def _submitted(self, event: Submitted, entry: Entry) -> None:
-        self.submitted = True
-
-    def _new_game(self, event: NewGame, entry: Entry) -> None:
-        setup = self.setup
-        self._reset()
-        self.game_number += 1
-        self.last_seq = entry.seq
-        if setup is not None:
-            self.setup = replace(setup, round=setup.round + 1, team_ns="", team_ew="")
-
-    def _is_current(self, hand: int) -> bool:
-        return self.hand is not None and hand == self.hand.number
-
-    def _new_hand(self, number: int, dealer: str) -> None:
-        self.hand = HandLog(number=number, dealer=dealer)
-        self.undoable = []
-        self.rebuild_hand()
-
-    def _finish_hand(self, deal_next: bool = True) -> None:
-        hand = self.hand
-        assert hand is not None and hand.view is not None
-        points = referee.points_for(hand.view, hand.renege_choice)
-        result = dict(hand.view.result or hand.view.penalty_now or {})
-        if hand.renege_choice:
-            result["chosen"] = hand.renege_choice
-        self.finished.append(FinishedHand(number=hand.number, dealer=hand.dealer,
-                                          record=hand.view.record, result=result,
-                                          points=points))
-        if deal_next:
-            self._new_hand(hand.number + 1, str(Seat.parse(hand.dealer).left))
-        else:
-            self.hand = None
+        """Fold one journal entry into the state (kiosk.table.folds)."""
+        folds.fold(self, entry)
 
     def rebuild_hand(self) -> None:
-        """Ask the referee what the seen cards mean, then play any card that was
-        seen early (out of turn, or before the trick was cleared) now in turn."""
-        hand = self.hand
-        assert hand is not None
-        hand.view = referee.replay(self.profile, hand.dealer, hand.turn_up, hand.bids,
-                                   hand.plays, hand.renege_choice)
-        while hand.pending and hand.view.to_play in hand.pending:
-            seat = hand.view.to_play
-            card = hand.pending.pop(seat)
-            hand.plays.append((seat, card))
-            hand.view = referee.replay(self.profile, hand.dealer, hand.turn_up, hand.bids,
-                                       hand.plays, hand.renege_choice)
-        self._ask_about_twins()
-
-    def _ask_about_twins(self) -> None:
-        """Before a renege is flagged, put to the players the first card it hangs on that
-        may be its same-colour twin (a card they set is never asked about again)."""
-        hand = self.hand
-        assert hand is not None
-        if hand.suggestion is not None and not hand.suggestion.twin:
-            return  # the camera's own question comes first
-        asked = None
-        if hand.view is not None and hand.view.renege is not None:
-            questions = twins.renege_questions(
-                self.profile, hand.dealer, hand.turn_up, hand.bids, hand.plays,
-                settled=set(hand.fixed), pack=self.deck_pack(),
-                renege_choice=hand.renege_choice)
-            if questions:
-                q = questions[0]
-                asked = Suggestion(q.trick, q.seat, card=q.twin, was=q.card, twin=True)
-        hand.suggestion = asked
+        """Ask the referee what the hand's seen cards mean (kiosk.table.hand_keeping)."""
+        hand_keeping.rebuild(self)
 
     def add_notice(self, notice: Notice) -> None:
         """A message for the players, as facts (the last 20 are kept)."""
         self.notices.append(notice)
         del self.notices[:-20]
-
-    def _apply_correction(self, fix: CardFixed, seq: int) -> None:
-        hand = self.hand
-        assert hand is not None
-        trick, seat, card = fix.trick, str(fix.seat), str(fix.card)
-        hand.plays, hand.pending, was = corrected_plays(hand, trick, seat, card)
-        self.corrections.append(Correction(hand=hand.number, trick=trick, seat=seat,
-                                           was=was, card=card, seq=seq, undo_of=fix.undo_of))
-        hand.fixed[(trick, seat)] = card
-        s = hand.suggestion
-        if s is not None and (s.trick, s.seat) == (trick, seat):
-            hand.suggestion = None
-        hand.changed_at = seq
-        self.rebuild_hand()
-        self.camera.release_held_back(seq)
-
-
-#: how each kind of journal entry is folded into the session
-_FOLDS: dict[type, Callable[[TableSession, Any, Entry], None]] = {
-    SetupChosen: TableSession._set_up,
-    GameStarted: TableSession._started,
-    TurnUpSeen: TableSession._turned_up,
-    BidSpoken: TableSession._bid,
-    Undone: TableSession._take_back,
-    VisionSeen: TableSession._seen,
-    CardFixed: TableSession._fixed,
-    RenegeChosen: TableSession._renege_chosen,
-    DirectorCalled: TableSession._director,
-    DirectorCancelled: TableSession._director,
-    FivesRead: TableSession._fives_read,
-    FivesAnswered: TableSession._fives_answered,
-    HandEnded: TableSession._hand_ended,
-    GameEnded: TableSession._game_ended,
-    Confirmed: TableSession._confirmed,
-    Unconfirmed: TableSession._unconfirmed,
-    Submitted: TableSession._submitted,
-    NewGame: TableSession._new_game,
-}

@@ -24,7 +24,6 @@ from kiosk.vision.events import (
 )
 from kiosk.vision.reader import naming, repair, twins
 from kiosk.vision.reader.config import (
-    LATE_READ,
     SAME_MOMENT,
     WELL_READ,
     ReaderConfig,
@@ -33,7 +32,7 @@ from kiosk.vision.reader.frame import CardSighting, Frame
 from kiosk.vision.reader.hand import Hand
 from kiosk.vision.reader.kitty import KittyWatch
 from kiosk.vision.reader.table_fit import TableFit
-from kiosk.vision.reader.track import Track, overlaps
+from kiosk.vision.reader.track import Track
 from kiosk.vision.reader.tracking import Tracks
 from kiosk.vision.reader.trick import TableTrick, TrickCard, came_down
 from kiosk.vision.reader.zones import Occupancy, Places
@@ -237,83 +236,89 @@ class TrickReader:
                                     self._now, self.config)
 
     def _settle_seats(self, t: float) -> list[VisionEvent]:
-        cfg = self.config
+        """Each seat's card read, questioned or played, in the order the cards came down."""
         events: list[VisionEvent] = []
         confirmed: list[tuple[float, Seat, naming.Verdict]] = []
         pending: dict[Seat, float] = {}  # seat -> earliest rest of a card still being read
-        trick_cards = self._trick.cards()
-        # Names read on the very corners of a trick card lying there are misreadings of it
-        # (AC read as AS for a frame or two), not cards of their own. (A card put where a
-        # card taken back lay is not: that one is gone.)
-        present = [tr for c in trick_cards if (tr := self._tracks.get(c)) is not None
-                   and t - tr.last_seen <= 0.5]
+        self._following.shadow_corner_reads(self._trick.cards(), t)
         for tr in self._tracks.values():
-            if not tr.shadow and tr.card not in trick_cards:
-                own = next((o for o in present if overlaps(tr, o)), None)
-                if own is not None:  # until the name is read somewhere else
-                    tr.shadow, tr.shadow_of = True, own.card
             zone = self._seat_of(tr)
             if zone != tr.zone_seat:  # when a card came into a seat's zone orders the play
                 tr.zone_seat, tr.zone_since = zone, tr.last_seen
         events += self._reread_on_the_table(t)
         trick_cards = self._trick.cards()
         for seat in Seat:
-            play = self._trick.play_of(seat)
-            # Cards of this trick are left out: nudged across a line, or being gathered.
-            tracks = [tr for tr in self._tracks.values()
-                      if t - tr.last_seen <= cfg.window and tr.card not in trick_cards
-                      and not tr.shadow and self._seat_of(tr) == seat]
-            if (play is not None and t - play.last_seen < cfg.takeback_gap
-                    and not self._trick.complete):
-                # The played card is still there (or just hidden); only a stray card
-                # beside it is worth a word. (Once the trick is full, a new card beside
-                # it is the next lead, come before the trick was raked in.)
-                events += self._stray(seat, tracks, t)
-                continue
-            # Cards still being read here, for the order of play: seen twice at least and
-            # not long ago (a hand may hide a card that is on its way in).
-            viable = [tr for tr in self._tracks.values()
-                      if tr.card in EUCHRE_NAMES and tr.card not in self._hand.played
-                      and tr.card not in trick_cards and not tr.shadow
-                      and t - tr.last_seen <= cfg.ask_time and tr.total >= WELL_READ
-                      and tr.zone_seat == seat]
-            if viable and play is None and not self._trick.asked(seat):
-                # (a seat whose card was put to the players holds no one up: their answer
-                # puts it in its turn, and the trick may be taken in before they tap)
-                pending[seat] = min(tr.zone_since for tr in viable)
-            # A card outside the euchre deck never competes with one inside it: a 9H that
-            # sometimes reads 6H is a 9H. It is only reported when it holds the seat alone.
-            euchre = [tr for tr in tracks if tr.card in EUCHRE_NAMES]
-            # the turn-up counts as played where this seat cannot play it
-            out = self.out_of_play(seat)
-            verdict = naming.decide(seat, euchre, play, self._trick, self._tracks.values(),
-                                    self._hand.played | out, t, cfg)
-            if verdict is None:
-                stray = self._stray(seat, tracks, t)
-                events += stray
-                if not stray and play is None:
-                    events += self._ask(seat, euchre, tracks, t)
-                continue
-            best = verdict.track
-            if best.card in self._hand.played:
-                # One name holds the seat, but that card is already in an earlier trick:
-                # one of the two reads is wrong. Read far more surely here, and with
-                # another name read on the earlier card, the earlier one is (it takes that
-                # name, put to the players); else both are put to the players.
-                reread = self._reread_earlier(best, verdict.confidence)
-                if not reread:
-                    rivals = dict(verdict.rivals)
-                    for name, value in best.alternatives.items():
-                        rivals[name] = max(rivals.get(name, 0.0), value)
-                    events += self._seen_twice(seat, best.card, rivals)
-                    continue
-                events += reread
-            if naming.waits(verdict, play, self._trick, t, cfg):
-                continue
-            if best.card in out:  # read surely, yet this seat cannot hold it: ask
-                verdict = replace(verdict, confidence=min(verdict.confidence,
-                                                          0.99 * cfg.sure_confidence))
-            confirmed.append((best.zone_since, seat, verdict))
+            events += self._read_seat(seat, t, trick_cards, pending, confirmed)
+        return events + self._play_in_order(confirmed, pending, t)
+
+    def _read_seat(self, seat: Seat, t: float, trick_cards: set[str],
+                   pending: dict[Seat, float],
+                   confirmed: list[tuple[float, Seat, naming.Verdict]]) -> list[VisionEvent]:
+        """One seat's cards this frame: a card to play goes into ``confirmed``, a card
+        still being read into ``pending``; the words for the players are returned."""
+        cfg = self.config
+        play = self._trick.play_of(seat)
+        # Cards of this trick are left out: nudged across a line, or being gathered.
+        tracks = [tr for tr in self._tracks.values()
+                  if t - tr.last_seen <= cfg.window and tr.card not in trick_cards
+                  and not tr.shadow and self._seat_of(tr) == seat]
+        if (play is not None and t - play.last_seen < cfg.takeback_gap
+                and not self._trick.complete):
+            # The played card is still there (or just hidden); only a stray card
+            # beside it is worth a word. (Once the trick is full, a new card beside
+            # it is the next lead, come before the trick was raked in.)
+            return self._stray(seat, tracks, t)
+        # Cards still being read here, for the order of play: seen twice at least and
+        # not long ago (a hand may hide a card that is on its way in).
+        viable = [tr for tr in self._tracks.values()
+                  if tr.card in EUCHRE_NAMES and tr.card not in self._hand.played
+                  and tr.card not in trick_cards and not tr.shadow
+                  and t - tr.last_seen <= cfg.ask_time and tr.total >= WELL_READ
+                  and tr.zone_seat == seat]
+        if viable and play is None and not self._trick.asked(seat):
+            # (a seat whose card was put to the players holds no one up: their answer
+            # puts it in its turn, and the trick may be taken in before they tap)
+            pending[seat] = min(tr.zone_since for tr in viable)
+        # A card outside the euchre deck never competes with one inside it: a 9H that
+        # sometimes reads 6H is a 9H. It is only reported when it holds the seat alone.
+        euchre = [tr for tr in tracks if tr.card in EUCHRE_NAMES]
+        # the turn-up counts as played where this seat cannot play it
+        out = self.out_of_play(seat)
+        verdict = naming.decide(seat, euchre, play, self._trick, self._tracks.values(),
+                                self._hand.played | out, t, cfg)
+        if verdict is None:
+            stray = self._stray(seat, tracks, t)
+            if not stray and play is None:
+                return self._ask(seat, euchre, tracks, t)
+            return stray
+        events: list[VisionEvent] = []
+        best = verdict.track
+        if best.card in self._hand.played:
+            # One name holds the seat, but that card is already in an earlier trick:
+            # one of the two reads is wrong. Read far more surely here, and with
+            # another name read on the earlier card, the earlier one is (it takes that
+            # name, put to the players); else both are put to the players.
+            reread = self._reread_earlier(best, verdict.confidence)
+            if not reread:
+                rivals = dict(verdict.rivals)
+                for name, value in best.alternatives.items():
+                    rivals[name] = max(rivals.get(name, 0.0), value)
+                return self._seen_twice(seat, best.card, rivals)
+            events += reread
+        if naming.waits(verdict, play, self._trick, t, cfg):
+            return events
+        if best.card in out:  # read surely, yet this seat cannot hold it: ask
+            verdict = replace(verdict, confidence=min(verdict.confidence,
+                                                      0.99 * cfg.sure_confidence))
+        confirmed.append((best.zone_since, seat, verdict))
+        return events
+
+    def _play_in_order(self, confirmed: list[tuple[float, Seat, naming.Verdict]],
+                       pending: dict[Seat, float], t: float) -> list[VisionEvent]:
+        """Play the confirmed cards in the order they came down, each after any card
+        that came down before it and is still being read."""
+        cfg = self.config
+        events: list[VisionEvent] = []
 
         def first(seat: Seat, came: float) -> tuple[float, int]:
             # Cards that came into their zones within a moment of each other (both hidden
@@ -413,9 +418,6 @@ class TrickReader:
                 other_seat=None if seat == self.sitting_out else expected))
         if trick.leader is None:
             trick.leader = seat
-        # The record keeps the order the cards came down. A card read late (a hard index,
-        # a hand over it) that plainly lay there before cards already reported goes in
-        # its place, not at the end.
         play = TrickCard(seat=seat, card=track.card, t=t, confidence=confidence, last_seen=t,
                     came=came_down(trick, seat, track, self._tracks.values(),
                                    cfg.takeback_gap), rivals=dict(rivals), track=track,
@@ -423,10 +425,7 @@ class TrickReader:
         for name, total in trick.doubts.get(seat, {}).items():  # (read long enough ago to
             if name != track.card:  # have left the window the rivals above come from)
                 play.rivals[name] = max(play.rivals.get(name, 0.0), total)
-        place = len(trick.plays)
-        while place > 0 and trick.plays[place - 1].came > play.came + LATE_READ:
-            place -= 1
-        trick.plays.insert(place, play)
+        trick.put_down(play)
         events += self._played(seat, track.card, confidence, t, weighed, rivals)
         if not trick.complete and {p.seat for p in trick.plays} >= set(self.players):
             trick.complete, trick.completed_at = True, t
@@ -556,16 +555,12 @@ class TrickReader:
         if found is None:  # (not in a trick taken in: nothing earlier to check)
             return [self._warning(kind, seat, self._now, card=_card(card))]
         number, earlier = found
-        twin = twins.twin_name(card)
-        read_else = [name for reads in (rivals or {}, earlier.rivals)
-                     for name, value in reads.items() if name != twin and value >= WELL_READ]
-        if twin is not None and not read_else and twin not in (
-                self._hand.played | self._trick.cards()
-                | (self.out_of_play(seat) & self.out_of_play(earlier.seat))):
-            # The pack holds each card once, and its twin is still unseen (and nothing but
-            # the twin was read on either): one of the two is the twin, misread. One
-            # question names both places ("which is the ace of clubs?"), and the players'
-            # tap on one settles both.
+        twin = twins.misread_as_twin(card, rivals or {}, earlier.rivals,
+                                     self._hand.played | self._trick.cards()
+                                     | (self.out_of_play(seat) & self.out_of_play(earlier.seat)))
+        if twin is not None:
+            # One question names both places ("which is the ace of clubs?"), and the
+            # players' tap on one settles both.
             return [self._warning(kind, seat, self._now, card=_card(card), other=_card(twin),
                                   other_seat=earlier.seat, other_trick=number)]
         return [
@@ -599,8 +594,6 @@ class TrickReader:
             return []
         self._hand.warned.add((kind, card))
         return [self._warning(kind, seat, self._now, card=_card(card))]
-
-
 
 
 __all__ = ["TrickReader", "WinnerRule"]

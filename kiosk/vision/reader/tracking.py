@@ -9,7 +9,7 @@ from kiosk.rules.cards import EUCHRE_NAMES
 from kiosk.vision.reader.config import ON_CORNERS, PRESENCE_GAP, SURER_ELSEWHERE, ReaderConfig
 from kiosk.vision.reader.frame import CardSighting
 from kiosk.vision.reader.repair import note_rival
-from kiosk.vision.reader.track import Track, all_near
+from kiosk.vision.reader.track import Track, all_near, overlaps
 from kiosk.vision.reader.trick import TableTrick
 
 
@@ -34,6 +34,18 @@ class Tracks:
         """Forget the names not seen for ``forget_time``."""
         horizon = self.config.forget_time
         self.by_card = {k: tr for k, tr in self.by_card.items() if t - tr.last_seen <= horizon}
+
+    def shadow_corner_reads(self, trick_cards: set[str], t: float) -> None:
+        """Names read on the very corners of a trick card lying there are misreadings of it
+        (AC read as AS for a frame or two), not cards of their own, until the name is read
+        somewhere else. (A card put where a card taken back lay is not: that one is gone.)"""
+        present = [tr for c in trick_cards if (tr := self.by_card.get(c)) is not None
+                   and t - tr.last_seen <= 0.5]
+        for tr in self.by_card.values():
+            if not tr.shadow and tr.card not in trick_cards:
+                own = next((o for o in present if overlaps(tr, o)), None)
+                if own is not None:
+                    tr.shadow, tr.shadow_of = True, own.card
 
     def follow(self, card: str, found: list[CardSighting], t: float, trick: TableTrick,
                played: set[str]) -> None:

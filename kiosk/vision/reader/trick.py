@@ -19,7 +19,7 @@ from typing import Literal
 
 from kiosk.rules.cards import Seat
 from kiosk.vision.events import WarningKind
-from kiosk.vision.reader.config import WELL_READ, ReaderConfig
+from kiosk.vision.reader.config import LATE_READ, WELL_READ, ReaderConfig
 from kiosk.vision.reader.track import Track, on_the_spot, overlaps
 
 #: the questions that put a seat's card to the players: their answer puts it in its turn
@@ -79,6 +79,15 @@ class TableTrick:
     def pairs(self) -> list[tuple[Seat, str]]:
         """Its plays as (seat, card), in order."""
         return [(p.seat, p.card) for p in self.plays]
+
+    def put_down(self, play: TrickCard) -> None:
+        """Add a play to the record, which keeps the order the cards came down: a card read
+        late (a hard index, a hand over it) that plainly lay there before cards already
+        reported goes in its place, not at the end."""
+        place = len(self.plays)
+        while place > 0 and self.plays[place - 1].came > play.came + LATE_READ:
+            place -= 1
+        self.plays.insert(place, play)
 
     def expected_seat(self, sitting_out: Seat | None) -> Seat | None:
         """Whose turn it is: the first seat from the leader round that has not played."""

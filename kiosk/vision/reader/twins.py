@@ -24,6 +24,7 @@ from enum import Enum
 
 from kiosk.rules.cards import EUCHRE_NAMES, Card, Seat, Suit
 from kiosk.rules.tricks import trick_winner
+from kiosk.vision.reader.config import WELL_READ
 from kiosk.vision.reader.track import Track
 
 
@@ -87,3 +88,17 @@ def winner_hangs_on(plays: Sequence[tuple[Seat, str]], seat: Seat, trump: Suit |
 
 
 __all__ = ["Doubt", "doubt", "twin_name", "winner_hangs_on"]
+
+
+def misread_as_twin(card: str, rivals: Mapping[str, float], earlier_rivals: Mapping[str, float],
+                    seen: Collection[str]) -> str | None:
+    """The twin of ``card``, read again after it was played, when one of the two reads is
+    that twin misread: the pack holds each card once, the twin is not among the cards
+    ``seen`` (played, on the table, or out of both seats' play), and nothing but the twin
+    was read on either card (``rivals`` here, ``earlier_rivals`` where it was played)."""
+    twin = twin_name(card)
+    read_else = [name for reads in (rivals, earlier_rivals)
+                 for name, value in reads.items() if name != twin and value >= WELL_READ]
+    if twin is None or read_else or twin in seen:
+        return None
+    return twin

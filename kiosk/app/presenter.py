@@ -3,8 +3,8 @@
 The Kivy screens are thin: they copy a view (a frozen value from
 `kiosk.app.views`) into their properties and call a presenter method when tapped. All
 wording, colours, which buttons are live and which screen is up are decided
-here, so every screen's logic is tested without a window
-(tests/app/test_presenter.py).
+here and in `kiosk.app.view_builders` (what each screen shows), so every screen's logic
+is tested without a window (tests/app/test_presenter.py).
 
 A tap that the game refuses never raises into Kivy: the presenter keeps the
 plain-words reason in `message`, which every screen shows.
@@ -17,30 +17,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kiosk.app import words
+from kiosk.app import view_builders
 from kiosk.app.director_link import DirectorLink, assigned
 from kiosk.app.fives import FIVES_PHASES, FivesCheck
 from kiosk.app.speech import TableVoice
 from kiosk.app.twin_question import TwinCheck, deck_pack
 from kiosk.app.views import (
     BiddingView,
-    ButtonView,
     CorrectionView,
     GameEndView,
     LiveView,
     RenegeView,
     ScoreView,
-    SeatView,
     SetupView,
 )
-from kiosk.app.words import SUIT_SYMBOLS, card_words, clock_text, plain
-from kiosk.rules.cards import Seat
-from kiosk.table import fixing, referee
+from kiosk.app.words import clock_text, plain
+from kiosk.table import referee
 from kiosk.table.phases import Phase
-from kiosk.table.referee import SIDE_NAMES, SUIT_NAMES, seat_name
+from kiosk.table.referee import SIDE_NAMES, seat_name
 from kiosk.table.session import IntentRefused, TableSession
 from kiosk.table.setup import TableSetup, default_setup
-from kiosk.table.turn_up import kitty_doubt
 from kiosk.vision.events import CardPlayed, VisionEvent
 
 #: the screen each phase of the game shows, unless the players opened another
@@ -49,17 +45,6 @@ SCREEN_OF = {
     Phase.PLAYING: "live", Phase.RENEGE: "renege", Phase.HAND_OVER: "score",
     Phase.GAME_OVER: "game_end", Phase.CONFIRMED: "game_end",
 }
-
-
-def _short_reason(reason: str) -> str:
-    """A refused bid's reason, short enough for a small screen's message box: the suit
-    turned down is said as what it means for the button (a void call cannot be tapped)."""
-    import re
-
-    turned = re.match(r"(\w+) were turned down", reason)
-    if turned:
-        return f"{turned.group(1)} were turned down, so they cannot be trump now."
-    return reason
 
 
 @dataclass
@@ -296,46 +281,7 @@ class TablePresenter(DirectorLink):
     # -------------------------------------------------------------- bidding
 
     def bidding_view(self) -> BiddingView:
-        session = self.session
-        hand = session.hand
-        assert hand is not None and hand.view is not None
-        view = hand.view
-        options = session.bid_options()
-        buttons = tuple(ButtonView(o.label, o.allowed, o.reason, i) for i, o in enumerate(options))
-        history = tuple(words.bid_words(b) for b in hand.bids)
-        # the reasons, each once; a shared screen says whose side, never 'your side'
-        side = self.teams()[str(Seat.parse(view.to_bid).team)] if view.to_bid else ""
-        reasons = [_short_reason(o.reason).replace("Your side", side).replace("your side", side)
-                   for o in options if not o.allowed and o.reason]
-        explain = " ".join(dict.fromkeys(reasons))
-        hint = view.hint
-        if hint and hint.split(" were ")[0] in explain:
-            hint = ""  # the reason already says it (the suit turned down)
-        to_bid = seat_name(view.to_bid)
-        if view.bidding_round == 1 and view.turn_up is None:
-            title = "Tap the turn-up card below"
-        else:
-            title = f"{to_bid} to bid"
-        return BiddingView(
-            title=title, dealer=f"{seat_name(hand.dealer)} dealt",
-            turn_up=view.turn_up,
-            turn_up_words=card_words(view.turn_up) if view.turn_up else "not seen yet",
-            round=view.bidding_round, buttons=buttons, history=history, explain=explain,
-            hint=hint, teams=self.teams(), scores=session.scores,
-            undo=words.undo_words(session.last_step()),
-            director_called=hand.director_called,
-            turn_up_note=self._turn_up_note(),
-        )
-
-    def _turn_up_note(self) -> str:
-        """The turn-up the camera read, put to the players until the first bid agrees;
-        then what the camera saw of it (taken, turned down) where the bids disagree."""
-        hand = self.session.hand
-        assert hand is not None
-        if hand.turn_up and hand.turn_up_source == "camera" and not hand.bids:
-            return words.camera_turn_up_words(hand.turn_up)
-        doubt = kitty_doubt(hand.kitty_seen, hand.bids) if hand.kitty_seen else None
-        return words.kitty_doubt_words(doubt, hand.dealer) if doubt else ""
+        return view_builders.bidding_view(self)
 
     def tap_bid(self, index: int) -> bool:
         options = self.session.bid_options()
@@ -354,82 +300,7 @@ class TablePresenter(DirectorLink):
     # ----------------------------------------------------------------- live
 
     def live_view(self) -> LiveView:
-        session = self.session
-        hand = session.hand
-        assert hand is not None and hand.view is not None
-        view = hand.view
-        current = view.tricks[-1] if view.tricks else None
-        done = sum(1 for t in view.tricks if t.winner is not None)
-        on_table: dict[str, str] = {}
-        won_by = ""
-        if current is not None and (current.winner is None or hand.cleared < done):
-            on_table = dict(current.cards)  # an open trick, or a full one not yet raked in
-            if current.winner is not None:
-                won_by = f"Trick {done} to {seat_name(current.winner)}"
-        seats = tuple(
-            SeatView(seat=s, name=seat_name(s), card=on_table.get(s) or hand.pending.get(s),
-                     on_turn=view.to_play == s, sitting_out=view.sitting_out == s)
-            for s in (str(seat) for seat in Seat)
-        )
-        if session.phase == Phase.HAND_OVER:
-            title = "Hand over"
-        elif won_by:
-            title = won_by
-        elif view.to_play:
-            title = f"{seat_name(view.to_play)} to play"
-        else:
-            title = "Waiting for the cards"
-        trump = f"Trump: {SUIT_NAMES[view.trump]} {SUIT_SYMBOLS[view.trump]}" if view.trump else ""
-        contract = ""
-        if view.maker:
-            contract = f"{seat_name(view.maker)} made it" + (" and plays alone" if view.alone
-                                                              else "")
-        fresh = [n for n in session.notices[-2:]
-                 if n.hand == hand.number and n.seq >= hand.changed_at]
-        notices = tuple(plain(n.text) for n in fresh)
-        if not any(t.winner for t in view.tricks) and self._turn_up_note():
-            notices = (*notices, self._turn_up_note())  # until the first trick is won
-        if view.problem:
-            notices = (*notices, plain(view.problem))
-        return LiveView(title=title, trump=trump, contract=contract, seats=seats,
-                        tricks=dict(view.tricks_won), teams=self.teams(),
-                        trick_number=min(5, view.trick_number), notices=notices,
-                        scores=session.scores, clock=self.clock(), won_by=won_by,
-                        camera=self.camera, trump_suit=view.trump or "",
-                        director_called=hand.director_called,
-                        turn=seat_name(view.to_play) if view.to_play and not won_by else "",
-                        undo=words.undo_words(session.last_step()),
-                        recalibrate=any(n.kind == "camera_moved" for n in fresh),
-                        current_trick=self._trick_to_tap(view, won_by),
-                        ask=self._suggestion_words(), camera_note=self.camera_note(),
-                        ask_note=self._ask_note())
-
-    def _ask_note(self) -> str:
-        hand = self.session.hand
-        if hand is None or hand.suggestion is None:
-            return ""
-        return f"Check trick {hand.suggestion.trick}: tap 'Check the card'."
-
-    @staticmethod
-    def _trick_to_tap(view: referee.HandView, won_by: str) -> int:
-        """The trick a tap on a seat's place adds to or fixes: the open trick, or, when
-        a finished trick is still shown, the next one."""
-        if not view.tricks:
-            return 1
-        if view.tricks[-1].winner is not None or won_by:
-            return min(5, len(view.tricks) + 1)
-        return len(view.tricks)
-
-    def _suggestion_words(self) -> str:
-        hand = self.session.hand
-        if hand is None or hand.suggestion is None:
-            return ""
-        s = hand.suggestion
-        if s.twin:  # a renege hangs on this card: the players say which it is first
-            return (f"Before a renege is called: is {seat_name(s.seat)}'s card in trick "
-                    f"{s.trick} the {card_words(s.was)} or the {card_words(s.card)}?")
-        return (f"The camera now reads {seat_name(s.seat)}'s card in trick {s.trick} as the "
-                f"{card_words(s.card)}; the record has the {card_words(s.was)}.")
+        return view_builders.live_view(self)
 
     #: seconds without a picture before the players are told the camera stopped
     CAMERA_QUIET_S = 4.0
@@ -454,38 +325,7 @@ class TablePresenter(DirectorLink):
     # --------------------------------------------------------------- renege
 
     def renege_view(self) -> RenegeView:
-        session = self.session
-        hand = session.hand
-        assert hand is not None and hand.view is not None
-        r = hand.view.renege
-        assert r is not None
-        who = seat_name(r.seat)
-        led = SUIT_NAMES.get(r.led_suit or "", "the suit led")
-        story = [f"In trick {r.trick}, {led} were led and {who} played "
-                 + (f"the {card_words(r.failed_card)}." if r.failed_card else "another suit.")]
-        if r.proof_card:
-            story.append(f"In trick {r.proven_at}, {who} played the {card_words(r.proof_card)}: "
-                         f"{who} still had {led} and did not follow suit.")
-        teams = self.teams()
-        offended = Seat.parse(r.seat).team.other  # the side that did not renege chooses
-        found = session.renege_options()
-        options = tuple(ButtonView(words.renege_option_words(o.choice, o.points, teams,
-                                                             offended), True, "", i)
-                        for i, o in enumerate(found))
-        if len(found) > 1:
-            chooser = (f"{teams[offended]} ({SIDE_NAMES[offended]}) choose, "
-                       f"because {who} reneged:")
-        else:
-            chooser = "The rule book gives one penalty: both teams, tap to go on."
-        frames = self._frames(hand.number, r)
-        confirm = ""
-        if self.pending_renege is not None and self.pending_renege < len(options):
-            confirm = options[self.pending_renege].label
-        return RenegeView(headline=f"Renege: {who} did not follow suit", story=tuple(story),
-                          failed_card=r.failed_card, proof_card=r.proof_card, trick=r.trick,
-                          proven_at=r.proven_at, frames=frames, options=options,
-                          director_called=hand.director_called, chooser=chooser,
-                          confirm=confirm)
+        return view_builders.renege_view(self)
 
     def frame_name(self, event: VisionEvent) -> str | None:
         """Where to keep the frame a played card was read from (None: not kept). A card
@@ -500,11 +340,6 @@ class TablePresenter(DirectorLink):
                 path = self.session.frame_path(hand.number, number, seat)
                 return None if path is None else str(path)
         return None
-
-    def _frames(self, hand: int, r: referee.ProvenRenege) -> tuple[str, ...]:
-        """Saved camera frames of the two tricks, where the frame source kept them."""
-        paths = [self.session.frame_path(hand, t, r.seat) for t in (r.trick, r.proven_at)]
-        return tuple(str(p) for p in paths if p is not None and p.exists())
 
     def tap_renege_option(self, index: int) -> bool:
         options = self.session.renege_options()
@@ -577,42 +412,7 @@ class TablePresenter(DirectorLink):
     # ----------------------------------------------------------- correction
 
     def correction_view(self) -> CorrectionView:
-        hand = self.session.hand
-        assert hand is not None and hand.view is not None
-        rows = []
-        for number, trick in enumerate(hand.view.tricks, start=1):
-            cards = dict(trick.cards)
-            rows.append((number, tuple((s, cards.get(s)) for s in (str(x) for x in Seat)
-                                       if s != hand.view.sitting_out)))
-        if hand.view.to_play and (not rows or all(c for _s, c in rows[-1][1])):
-            number = len(rows) + 1
-            rows.append((number, tuple((str(s), None) for s in Seat
-                                       if str(s) != hand.view.sitting_out)))
-        if self.selected:
-            t, s = self.selected
-            if fixing.card_in(hand, t, s) is None:
-                prompt = f"Trick {t}, {seat_name(s)}: tap the card {seat_name(s)} played"
-            elif fixing.is_finished(hand, t):
-                prompt = f"Trick {t} is finished. {seat_name(s)}: tap the right card"
-            else:
-                prompt = f"Trick {t}, {seat_name(s)}: tap the right card"
-        else:
-            prompt = "Tap the wrong card, or an empty place"
-        log = tuple(
-            f"Trick {c.trick}, {seat_name(c.seat)}: "
-            + (f"{card_words(c.card)} kept" if c.was == c.card
-               else f"back to the {card_words(c.card)}" if c.undo_of
-               else f"{card_words(c.was)} changed to {card_words(c.card)}" if c.was
-               else f"{card_words(c.card)} added")
-            for c in self.session.corrections if c.hand == hand.number
-        )
-        question = ""
-        if self.pending_fix is not None:
-            question = words.fix_words(self.session.fix_preview(*self.pending_fix))
-        fix = self.session.last_fix()
-        undo = words.undo_fix_words(fix.trick, fix.seat, fix.was) if fix and fix.was else ""
-        return CorrectionView(rows=tuple(rows), selected=self.selected, prompt=prompt,
-                              log=log[-4:], question=question, undo=undo)
+        return view_builders.correction_view(self)
 
     def select_none(self) -> None:
         """Back from the cards to the tricks' places."""
@@ -657,7 +457,7 @@ class TablePresenter(DirectorLink):
         view = hand.view
         if view.to_play is None:
             return None
-        return self._trick_to_tap(view, ""), view.to_play
+        return view_builders.trick_to_tap(view, ""), view.to_play
 
     def confirm_fix(self, yes: bool) -> bool:
         """The players' answer to a finished trick's change: yes makes it (Undo can take it
@@ -691,35 +491,7 @@ class TablePresenter(DirectorLink):
     # ---------------------------------------------------------------- score
 
     def score_view(self) -> ScoreView:
-        session = self.session
-        setup = session.setup
-        assert setup is not None
-        teams = self.teams()
-        hand = session.hand
-        summary = ""
-        points = session.current_points()
-        if hand is not None and hand.view is not None and points is not None:
-            summary = words.result_words(hand.view, points, teams)
-        left = session.time_left()
-        if left is None:
-            clock_note = "No time limit"
-        elif left > 0:
-            clock_note = "Time left"
-        else:
-            clock_note = referee.profile_info(session.profile).at_time
-        hands = tuple(
-            f"Hand {h.number}: " + (", ".join(f"{teams[side]} {h.points[side]:+d}"
-                                              for side in ("NS", "EW") if h.points.get(side))
-                                    or "new deal")
-            for h in session.finished[-3:]
-        )
-        phase = session.phase
-        return ScoreView(
-            teams=teams, scores=session.scores, points_to_win=setup.points_to_win,
-            hand_summary=summary, clock=self.clock(), clock_note=clock_note,
-            can_next=phase == Phase.HAND_OVER and not session.game_can_end(),
-            can_end=session.game_can_end(), hands=hands,
-        )
+        return view_builders.score_view(self)
 
     def next_hand(self) -> bool:
         return self._do(self.session.next_hand)
@@ -730,43 +502,7 @@ class TablePresenter(DirectorLink):
     # ------------------------------------------------------------- game end
 
     def game_end_view(self) -> GameEndView:
-        session = self.session
-        teams = self.teams()
-        scores = session.scores
-        if scores["NS"] == scores["EW"]:
-            headline = f"A tie, {scores['NS']} to {scores['EW']}"
-        else:
-            win = "NS" if scores["NS"] > scores["EW"] else "EW"
-            lose = "EW" if win == "NS" else "NS"
-            headline = f"{teams[win]} win {scores[win]} to {scores[lose]}"
-        confirmed = {side: side in session.confirmed for side in ("NS", "EW")}
-        if session.submitted:
-            note = self._delivery()
-        elif all(confirmed.values()):
-            note = "Both teams agree. Waiting to send to the director."
-        else:
-            note = ("Each team taps its own button to agree with this score. If you do not "
-                    "agree, call the director.")
-        question = ""
-        if self.agreeing:
-            question = f"{teams[self.agreeing]}: do you agree with this score?"
-        return GameEndView(headline=headline, teams=teams, scores=scores, confirmed=confirmed,
-                           sent=session.submitted, note=note, agreeing=self.agreeing,
-                           question=question, director_called=session.director_called,
-                           paired=self.paired())
-
-    def _delivery(self) -> str:
-        """Whether the director has the result yet, in plain words."""
-        outbox = self.session.outbox
-        item = outbox.item(self.session.game_id()) if outbox is not None else None
-        if item is not None and item.state == "acknowledged":
-            if item.answer.get("status") == "conflict":
-                return ("The director has the result, but it does not match the director's "
-                        "sheet: please call the director.")
-            return "The director has the result. Thank you!"
-        if item is not None and item.state == "rejected":
-            return "The director refused the result: please call the director."
-        return "Saved. It goes to the director as soon as the director can be reached."
+        return view_builders.game_end_view(self)
 
     def confirm(self, side: str) -> bool:
         """A team's button: its agreement is put again before it counts."""

@@ -20,14 +20,13 @@ import cv2
 import numpy as np
 
 from datasets.glyph_indices import GlyphMasks, compose
-from datasets.index_crops import jitter
+from datasets.index_crops import LABELS, jitter
 from datasets.photometric import camera
 from datasets.surfaces import random_surface
+from kiosk.rules.cards import Suit
 from kiosk.vision.cards.classes import FACES
-from kiosk.vision.cards.index_classifier import MARGIN, NONE, PATCH, crop
+from kiosk.vision.cards.index_classifier import MARGIN, PATCH, crop
 
-#: the classifier's classes (the shipped export's metadata: 52 faces, back, none)
-LABELS: tuple[str, ...] = (*FACES, "back", NONE)
 LABEL_ID = {name: i for i, name in enumerate(LABELS)}
 #: the index's longer side in the camera's picture, pixels, drawn log-uniformly (a
 #: tablet's far seat shows 8-12 px)
@@ -38,14 +37,12 @@ STRETCH = 0.15
 STORED_INDEX = 56
 #: decks whose art is never drawn for training: the rendered second check's decks
 HELD_OUT = ("kde-standard", "kde-nicu-white")
-#: the same-colour twin of each suit
-TWIN_SUIT = {"C": "S", "S": "C", "H": "D", "D": "H"}
 
 
 def twin_ids() -> np.ndarray:
     """Each class's same-colour twin (itself for ``back`` and ``none``)."""
-    return np.asarray([LABEL_ID[name[0] + TWIN_SUIT[name[1]]] if len(name) == 2 else i
-                       for i, name in enumerate(LABELS)])
+    return np.asarray([LABEL_ID[name[0] + Suit.parse(name[1]).same_colour.value]
+                       if len(name) == 2 else i for i, name in enumerate(LABELS)])
 
 
 def deck_cards(deck: str) -> list[str]:

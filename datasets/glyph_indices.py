@@ -22,7 +22,7 @@ Two steps, so the camera-patch drawing needs no fonts where it runs:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -40,15 +40,15 @@ NOT_TEXT = ("symbol", "math", "dingbat", "emoji", "icon", "awesome", "music", "b
 RED = ("H", "D")
 
 
-def _has_glyphs(path: Path, chars: Iterable[str]) -> bool:
+def _characters(path: Path) -> set[int]:
+    """The code points the font at ``path`` draws (none when fontTools cannot read it)."""
     from fontTools.ttLib import TTFont
 
     try:
         with TTFont(str(path), fontNumber=0, lazy=True) as font:
-            cmap = font.getBestCmap() or {}
+            return set(font.getBestCmap() or {})
     except Exception:  # a font file fontTools cannot read is simply not used
-        return False
-    return all(ord(c) in cmap for c in chars)
+        return set()
 
 
 def _ink_mask(path: Path, text: str) -> np.ndarray | None:
@@ -90,11 +90,10 @@ def pack_masks(fonts: Sequence[Path]) -> dict[str, np.ndarray]:
         lower = path.name.lower()
         if any(word in lower for word in NOT_TEXT):
             continue
-        kinds = []
-        if _has_glyphs(path, "0123456789AJQK"):
-            kinds.append(("rank", PRINTED_RANK))
-        if _has_glyphs(path, SUIT_CHARS.values()):
-            kinds.append(("suit", SUIT_CHARS))
+        drawn = _characters(path)
+        needs = {"rank": "0123456789AJQK", "suit": "".join(SUIT_CHARS.values())}
+        kinds = [(kind, table) for kind, table in (("rank", PRINTED_RANK), ("suit", SUIT_CHARS))
+                 if {ord(c) for c in needs[kind]} <= drawn]
         number = len(names)
         added = False
         for kind, table in kinds:

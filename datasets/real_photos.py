@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import os
 from pathlib import Path
+from typing import Any
 
 from datasets.boxes import yolo_label_text
 from datasets.classes import BACK, CLASS_ID
@@ -187,3 +188,25 @@ def link_split(name: str, out_dir: Path, repeat: int = 1) -> int:
                 link.symlink_to(REAL_DIR / "images" / file)
             (labels / f"{prefix}{Path(file).stem}.txt").write_text(text)
     return len(files) * repeat
+
+
+def deck_photos(
+    deck: str, split: str = "test"
+) -> list[tuple[Any, list[tuple[str | None, tuple[float, float, float, float]]]]]:
+    """The photos of ``deck`` (a :data:`REAL_DECKS` name) in ``split``, each as the image
+    (BGR) and its labels in pixels (jokers as None)."""
+    import cv2
+
+    from datasets.boxes import yolo_to_pixels
+
+    out = []
+    for name in split_list(split):
+        if not name.startswith(REAL_DECKS[deck]):
+            continue
+        image = cv2.imread(str(REAL_DIR / "images" / name))
+        if image is None:
+            raise FileNotFoundError(f"cannot read {REAL_DIR / 'images' / name}")
+        h, w = image.shape[:2]
+        out.append((image, yolo_to_pixels(read_labels(Path(name).stem), w, h)))
+    return out
+

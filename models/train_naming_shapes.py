@@ -38,7 +38,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 REPO = Path(__file__).resolve().parent.parent
@@ -58,7 +57,7 @@ from datasets.drawn_indices import (  # noqa: E402
     twin_ids,
 )
 from datasets.glyph_indices import font_files, pack_masks  # noqa: E402
-from datasets.real_photos import REAL_DECKS, REAL_DIR, read_labels, split_list  # noqa: E402
+from datasets.real_photos import deck_photos  # noqa: E402
 
 PACK = REPO / "var" / "naming-shapes"
 SHIPPED_PT = REPO / "models" / "checkpoint" / "index_classifier.pt"
@@ -88,18 +87,11 @@ REAL_EVERY = 3
 def judge_patches(deck: str) -> tuple[np.ndarray, np.ndarray]:
     """Each labelled face of ``deck``'s held-out photos cut on its own box, as the kiosk
     cuts it: x (N, 32, 32, 3) BGR, y class ids."""
-    from datasets.boxes import yolo_to_pixels
     from kiosk.vision.cards.index_classifier import MARGIN, PATCH, crop
 
     xs, ys = [], []
-    for name in split_list("test"):
-        if not name.startswith(REAL_DECKS[deck]):
-            continue
-        image = cv2.imread(str(REAL_DIR / "images" / name))
-        if image is None:
-            raise FileNotFoundError(f"cannot read {REAL_DIR / 'images' / name}")
-        h, w = image.shape[:2]
-        for card, box in yolo_to_pixels(read_labels(Path(name).stem), w, h):
+    for image, labels in deck_photos(deck, "test"):
+        for card, box in labels:
             if card is None or card == "back":
                 continue
             xs.append(crop(image, box, PATCH, MARGIN))

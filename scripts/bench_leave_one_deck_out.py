@@ -48,7 +48,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 REPO = Path(__file__).resolve().parent.parent
@@ -57,8 +56,7 @@ sys.path.insert(0, str(REPO / "scripts"))
 
 from bench_enrolment import REAL_DECKS  # noqa: E402
 
-from datasets.boxes import yolo_to_pixels  # noqa: E402
-from datasets.real_photos import REAL_DIR, read_labels, split_list  # noqa: E402
+from datasets.real_photos import REAL_DIR, deck_photos  # noqa: E402
 from kiosk.rules.cards import Suit  # noqa: E402
 
 WORK = REPO / "var" / "lodo"
@@ -160,16 +158,7 @@ Labels = list[tuple[str | None, tuple[float, float, float, float]]]
 
 def held_out(deck: str) -> list[tuple[np.ndarray, Labels]]:
     """The deck's held-out photos with their labels in pixels (jokers as None)."""
-    out = []
-    for name in split_list("test"):
-        if deck_of(name) != deck:
-            continue
-        image = cv2.imread(str(REAL_DIR / "images" / name))
-        if image is None:
-            raise FileNotFoundError(f"cannot read {REAL_DIR / 'images' / name}")
-        h, w = image.shape[:2]
-        out.append((image, yolo_to_pixels(read_labels(Path(name).stem), w, h)))
-    return out
+    return deck_photos(deck, "test")
 
 
 def name_faces(classifier_path: Path, photos: Sequence[tuple[np.ndarray, Labels]],

@@ -77,7 +77,14 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "models"))
 
-from datasets.drawn_indices import Surfaces, deck_cards, index_region, region_patch  # noqa: E402,F401
+from datasets.drawn_indices import (  # noqa: E402,F401
+    LABEL_ID,
+    LABELS,
+    Surfaces,
+    deck_cards,
+    index_region,
+    region_patch,
+)
 from datasets.index_crops import jitter  # noqa: E402
 from kiosk.vision.cards.classes import FACES  # noqa: E402
 from kiosk.vision.cards.index_classifier import MARGIN, NONE, PATCH, crop  # noqa: E402,F401
@@ -86,9 +93,6 @@ WORK = REPO / "var" / "episodic"
 SHIPPED_PT = REPO / "models" / "checkpoint" / "index_classifier.pt"
 SHIPPED_ONNX = REPO / "models" / "index_classifier.onnx"
 REPLAY = REPO / "var" / "lodo" / "synthetic.npz"
-#: the classifier's classes (the shipped export's metadata: 52 faces, back, none)
-LABELS: tuple[str, ...] = (*FACES, "back", NONE)
-LABEL_ID = {name: i for i, name in enumerate(LABELS)}
 #: the index's longer side in the camera's picture, pixels (drawn log-uniformly)
 INDEX_PX = (12.0, 45.0)
 #: seeds of the training decks' patches and of the held-out decks' (never the same)

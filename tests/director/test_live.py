@@ -165,6 +165,8 @@ def test_a_browser_without_eventsource_polls(
     assert "every few seconds" in page.locator("#stamp").inner_text()
     _post_first_game(client, tmp_path)
     page.locator("#progress", has_text="1 of 9").wait_for(timeout=10_000)
+    stamp = page.locator("#stamp").inner_text()
+    assert stamp.startswith("Updated at") and "every few seconds" in stamp  # still says it polls
 
 
 def test_the_decks_page_in_a_browser(client: Client, live_server: str, browser: Any,

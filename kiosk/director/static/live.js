@@ -25,6 +25,8 @@
     var version = box.getAttribute("data-version") || "";
     var busy = false;
     var again = false;
+    var polling = !window.EventSource;
+    var pollNote = " This page checks for new results every few seconds.";
 
     function say(text) { if (stamp) { stamp.textContent = text; } }
 
@@ -44,7 +46,7 @@
           box.innerHTML = html;
           wire(box);
         }
-        say("Updated at " + new Date().toLocaleTimeString() + ".");
+        say("Updated at " + new Date().toLocaleTimeString() + "." + (polling ? pollNote : ""));
       }).catch(function () {
         say("The director server is not answering; trying again.");
       }).finally(function () {
@@ -53,7 +55,7 @@
       });
     }
 
-    if (window.EventSource) {
+    if (!polling) {
       var events = new EventSource("/events?since=" + encodeURIComponent(version));
       events.addEventListener("change", function (event) {
         if (event.data !== version) { refresh(); }
@@ -62,7 +64,7 @@
       events.onerror = function () { say("Reconnecting to the director server…"); };
     } else {
       window.setInterval(refresh, parseInt(box.getAttribute("data-poll") || "3000", 10));
-      say("This page checks for new results every few seconds.");
+      say(pollNote.trim());
     }
   }
 

@@ -78,7 +78,22 @@ def _spills(w: Any) -> bool:
     if not texture or getattr(w, "shorten", False):
         return False
     slack = 0.5 * float(getattr(w, "font_size", 0))
-    return bool(texture[1] > w.height + slack or texture[0] > w.width + 2)
+    return bool(texture[1] > w.height + slack or texture[0] > w.width + 2
+                or _lines_cut(w))
+
+
+def _lines_cut(w: Any) -> bool:
+    """A label held to `max_lines` whose words wrap to more: Kivy draws only some of
+    the lines, so the players read half a sentence."""
+    most = int(getattr(w, "max_lines", 0) or 0)
+    if not most or getattr(w, "markup", False) or w.text_size[0] is None:
+        return False
+    from kivy.core.text import Label as CoreLabel
+
+    whole = CoreLabel(text=w.text, font_size=w.font_size, font_name=w.font_name,
+                      bold=w.bold, text_size=(w.text_size[0], None), halign=w.halign)
+    whole.refresh()
+    return len(whole._cached_lines) > most
 
 
 def plain_text(text: str) -> str:
@@ -214,7 +229,8 @@ def _background(w: Any, picture: np.ndarray, height: int) -> tuple[float, ...] |
     top, bottom = max(0, int(height - y1)), min(height, int(height - y0))
     if right - left < 2 or bottom - top < 2:
         return None
-    box = picture[top:bottom, left:right, :3].reshape(-1, 3)
-    colours, counts = np.unique(box // 4, axis=0, return_counts=True)
-    mode = colours[int(np.argmax(counts))] * 4 + 2
+    box = picture[top:bottom, left:right, :3].reshape(-1, 3).astype(np.int32) // 4
+    codes = (box[:, 0] << 12) | (box[:, 1] << 6) | box[:, 2]  # 64 levels a channel
+    code = int(np.argmax(np.bincount(codes, minlength=1 << 18)))
+    mode = np.array([code >> 12, (code >> 6) & 63, code & 63]) * 4 + 2
     return tuple(float(c) / 255 for c in mode)

@@ -137,6 +137,10 @@ def test_the_installed_kiosk_loads_its_networks_from_the_package(
 @pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb")
 def test_the_installed_kiosk_plays_the_demo_headless_with_the_trained_detector(
         installed: dict[str, Path]) -> None:
+    """``make run`` where there is no screen, as a fresh machine runs it: the installed
+    kiosk says so, plays the bundled demo on a virtual screen with the shipped networks,
+    tells the game on the console, saves each screen, and stops by itself at the end.
+    (One play serves both: the demo is read from its video, the suite's longest run.)"""
     kiosk = installed["venv"] / "bin" / "kiosk"
     done = subprocess.run([str(kiosk), "run", "--demo-pace", "0.1"], cwd=installed["cwd"],
                           env=_env(installed["cwd"]), capture_output=True, text=True,
@@ -144,10 +148,19 @@ def test_the_installed_kiosk_plays_the_demo_headless_with_the_trained_detector(
     out = done.stdout
     assert done.returncode == 0, (out[-1500:], done.stderr[-2000:])
     assert "Traceback" not in done.stderr
+    lines = out.splitlines()
+    assert lines[0].startswith("No screen here (no DISPLAY): playing the demo on a virtual "
+                               "screen"), lines[0]
     # the bundled video was read with the shipped networks (not the oracle, not taps)
-    assert "Cards read by the trained detector (cards.onnx" in out, out[:600]
+    assert lines[1].startswith("Cards read by the trained detector (cards.onnx"), out[:600]
+    for expected in ("  Bid: West: order it up", "  Trick 1: East played AS (ace of spades).",
+                     "  Trick 5 to West. Tricks: Ann & Bob 1, Cy & Di 4.",
+                     "Hand 1 over: Cy & Di made it: Cy & Di +1.",
+                     "Both teams agreed: the result is saved for the director.", "Done."):
+        assert any(line.startswith(expected) for line in lines), expected
     assert out.rstrip().endswith("Done."), out[-600:]
     shots = installed["cwd"] / "var" / "kiosk" / "screens"
-    for name in ("setup", "live", "game_end"):
+    for name in ("setup", "bidding", "live", "score", "game_end"):
         found = list(shots.glob(f"*-{name}.png"))
         assert found and found[0].stat().st_size > 10_000, name
+        assert f"Screen '{name}' saved: " in out

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from kiosk.app.presenter import TablePresenter
-from kiosk.app.words import bid_words, card_words, result_words
+from kiosk.app.words import SUIT_NAMES, bid_words, card_words, notice_words, result_words
 from kiosk.table.phases import Phase
-from kiosk.table.referee import SUIT_NAMES, seat_name
+from kiosk.table.referee import seat_name
 from kiosk.table.session import TableSession
 
 Write = Callable[[str], None]
@@ -89,7 +89,7 @@ class Narrator:
                     f"{teams['NS']} {won['NS']}, {teams['EW']} {won['EW']}."))
         for notice in s.notices:
             if notice.hand == n:
-                self._say(("notice", notice.seq), f"  Camera: {notice.text}")
+                self._say(("notice", notice.seq), f"  Camera: {notice_words(notice)}")
         asked = hand.suggestion
         if asked is not None and asked.twin:  # no renege before its cards are settled
             self._say(("twin", n, asked.trick, asked.seat), (

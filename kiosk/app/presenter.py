@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kiosk.app import view_builders
+from kiosk.app import view_builders, words
 from kiosk.app.director_link import DirectorLink, assigned
 from kiosk.app.fives import FIVES_PHASES, FivesCheck
 from kiosk.app.speech import TableVoice
@@ -31,10 +31,10 @@ from kiosk.app.views import (
     ScoreView,
     SetupView,
 )
-from kiosk.app.words import clock_text, plain
+from kiosk.app.words import SIDE_NAMES, clock_text, plain
 from kiosk.table import referee
 from kiosk.table.phases import Phase
-from kiosk.table.referee import SIDE_NAMES, seat_name
+from kiosk.table.referee import seat_name
 from kiosk.table.session import IntentRefused, TableSession
 from kiosk.table.setup import TableSetup, default_setup
 from kiosk.vision.events import CardPlayed, VisionEvent
@@ -127,7 +127,7 @@ class TablePresenter(DirectorLink):
         try:
             action()
         except IntentRefused as refused:
-            self.message = plain(str(refused))
+            self.message = plain(words.refused_words(refused))
             self._changed()
             return False
         self.message = ""
@@ -207,9 +207,9 @@ class TablePresenter(DirectorLink):
         return SetupView(
             tournament=s.tournament, table=str(s.table), round=str(s.round),
             team_ns=s.team_ns, team_ew=s.team_ew, profile=s.profile,
-            profiles=tuple((p, referee.profile_info(p).name) for p in referee.profile_ids()),
+            profiles=tuple((p, words.profile_name(p)) for p in referee.profile_ids()),
             points_to_win=s.points_to_win, minutes=s.minutes, four_colour=s.four_colour,
-            profile_notes=info.notes,
+            profile_notes=words.profile_notes(info),
             first_dealer=self.session.first_dealer,
             pairing=self.pairing_status(),
         )
@@ -260,7 +260,7 @@ class TablePresenter(DirectorLink):
         if short:
             return f"first to {s.points_to_win}"
         limit = f"{s.minutes} minutes" if s.minutes else "no time limit"
-        return f"{referee.profile_info(s.profile).name}: first to {s.points_to_win}, {limit}"
+        return f"{words.profile_name(s.profile)}: first to {s.points_to_win}, {limit}"
 
     def _say(self, message: str) -> bool:
         self.message = message
@@ -289,7 +289,7 @@ class TablePresenter(DirectorLink):
             return False
         option = options[index]
         if not option.allowed:
-            self.message = option.reason
+            self.message = words.bid_reason(option)
             self._changed()
             return False
         return self._do(lambda: self.session.bid(option.call, option.suit, option.alone))
@@ -437,7 +437,7 @@ class TablePresenter(DirectorLink):
             # a finished trick: what the change does is said first, for a yes or a no
             problem = self.session.fix_preview(trick, seat, card).problem
             if problem:
-                return self._say(plain(problem))
+                return self._say(plain(words.refusal_words(problem)))
             self.pending_fix = (trick, seat, card)
             self.message = ""
             self._changed()

@@ -17,7 +17,7 @@ from typing import Any
 
 from kiosk.app.twin_question import SUIT_ORDER
 from kiosk.app.voice import Voice, VoiceSettings, espeak_available
-from kiosk.app.words import plain
+from kiosk.app.words import notice_words, plain
 from kiosk.rules.cards import Card, Seat
 from kiosk.table.phases import Phase
 from kiosk.table.session import TableSession
@@ -117,7 +117,7 @@ class Speech:
             for notice in s.notices:
                 if notice.hand == n:
                     self._speak(("notice", notice.seq),
-                                w.notice.format(text=plain(notice.text)), alert=True)
+                                w.notice.format(text=plain(notice_words(notice))), alert=True)
             asked = hand.suggestion if hand.suggestion is not None and hand.suggestion.twin \
                 else None
             if asked is not None:  # a renege is never said before its cards are settled

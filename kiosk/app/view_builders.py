@@ -6,6 +6,7 @@ out and turns taps into intents; the words come from here and `kiosk.app.words`.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kiosk.app import words
@@ -19,26 +20,23 @@ from kiosk.app.views import (
     ScoreView,
     SeatView,
 )
-from kiosk.app.words import SUIT_SYMBOLS, card_words, plain
+from kiosk.app.words import SIDE_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card_words, plain
 from kiosk.rules.cards import Seat
 from kiosk.table import fixing, referee
 from kiosk.table.phases import Phase
-from kiosk.table.referee import SIDE_NAMES, SUIT_NAMES, seat_name
+from kiosk.table.referee import BidBar, BidHint, seat_name
 from kiosk.table.turn_up import kitty_doubt
 
 if TYPE_CHECKING:
     from kiosk.app.presenter import TablePresenter
 
 
-def _short_reason(reason: str) -> str:
-    """A refused bid's reason, short enough for a small screen's message box: the suit
-    turned down is said as what it means for the button (a void call cannot be tapped)."""
-    import re
-
-    turned = re.match(r"(\w+) were turned down", reason)
-    if turned:
-        return f"{turned.group(1)} were turned down, so they cannot be trump now."
-    return reason
+def _short_reason(option: referee.BidOption) -> str:
+    """A barred bid's reason, short enough for a small screen's message box: naming the
+    suit turned down is said as what it means for the button (it cannot be tapped)."""
+    if option.bar is BidBar.NAMING_VOID:
+        return words.bid_reason(replace(option, bar=BidBar.TURNED_DOWN))
+    return words.bid_reason(option)
 
 
 def bidding_view(p: TablePresenter) -> BiddingView:
@@ -48,15 +46,17 @@ def bidding_view(p: TablePresenter) -> BiddingView:
     assert hand is not None and hand.view is not None
     view = hand.view
     options = session.bid_options()
-    buttons = tuple(ButtonView(o.label, o.allowed, o.reason, i) for i, o in enumerate(options))
+    buttons = tuple(ButtonView(words.bid_label(o), o.allowed, words.bid_reason(o), i)
+                    for i, o in enumerate(options))
     history = tuple(words.bid_words(b) for b in hand.bids)
     # the reasons, each once; a shared screen says whose side, never 'your side'
     side = p.teams()[str(Seat.parse(view.to_bid).team)] if view.to_bid else ""
-    reasons = [_short_reason(o.reason).replace("Your side", side).replace("your side", side)
-               for o in options if not o.allowed and o.reason]
-    explain = " ".join(dict.fromkeys(reasons))
-    hint = view.hint
-    if hint and hint.split(" were ")[0] in explain:
+    reasons = [_short_reason(o).replace("Your side", side).replace("your side", side)
+               for o in options if not o.allowed]
+    explain = " ".join(dict.fromkeys(r for r in reasons if r))
+    hint = words.hint_words(view.hint, view.turn_up)
+    if view.hint is BidHint.TURNED_DOWN and any(
+            o.bar in (BidBar.TURNED_DOWN, BidBar.NAMING_VOID) for o in options):
         hint = ""  # the reason already says it (the suit turned down)
     to_bid = seat_name(view.to_bid)
     if view.bidding_round == 1 and view.turn_up is None:
@@ -120,11 +120,11 @@ def live_view(p: TablePresenter) -> LiveView:
                                                           else "")
     fresh = [n for n in session.notices[-2:]
              if n.hand == hand.number and n.seq >= hand.changed_at]
-    notices = tuple(plain(n.text) for n in fresh)
+    notices = tuple(plain(words.notice_words(n)) for n in fresh)
     if not any(t.winner for t in view.tricks) and _turn_up_note(p):
         notices = (*notices, _turn_up_note(p))  # until the first trick is won
     if view.problem:
-        notices = (*notices, plain(view.problem))
+        notices = (*notices, plain(words.refusal_words(view.problem)))
     return LiveView(title=title, trump=trump, contract=contract, seats=seats,
                     tricks=dict(view.tricks_won), teams=p.teams(),
                     trick_number=min(5, view.trick_number), notices=notices,
@@ -267,7 +267,7 @@ def score_view(p: TablePresenter) -> ScoreView:
     elif left > 0:
         clock_note = "Time left"
     else:
-        clock_note = referee.profile_info(session.profile).at_time
+        clock_note = words.AT_TIME
     hands = tuple(
         f"Hand {h.number}: " + (", ".join(f"{teams[side]} {h.points[side]:+d}"
                                           for side in ("NS", "EW") if h.points.get(side))

@@ -9,13 +9,22 @@ code left in a message becomes words.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
+from kiosk.rules.bidding import BidFault
 from kiosk.rules.cards import Card, Seat, Team
+from kiosk.rules.play import PlayFault
 from kiosk.table import referee
 from kiosk.table.fixing import FixPreview
-from kiosk.table.referee import SIDE_NAMES, SUIT_NAMES, seat_name
+from kiosk.table.hand_log import Notice, NoticeAbout
+from kiosk.table.referee import BidBar, BidHint, BidOption, Refusal, seat_name
+from kiosk.table.session import IntentRefused
 from kiosk.table.turn_up import KittyDoubt
+from kiosk.vision import wording
+
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+SIDE_NAMES = {"NS": "North-South", "EW": "East-West"}
 
 SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 RANK_LABELS = {"T": "10"}
@@ -161,7 +170,7 @@ def fix_words(preview: FixPreview) -> str:
         change = (f"Trick {preview.trick}, {who}: the {card_words(preview.was)} becomes the "
                   f"{card_words(preview.card)}.")
     if preview.problem:
-        return f"{change} The rules refuse it: {plain(preview.problem)}"
+        return f"{change} The rules refuse it: {plain(refusal_words(preview.problem))}"
     parts = [change]
     for trick, before, after in preview.winners:
         if after is None:
@@ -185,6 +194,194 @@ def undo_fix_words(trick: int, seat: str, was: str) -> str:
     """The Undo button after a fix of a finished trick's card: short, to fit a small
     screen's column (the correction screen's log says which card it was)."""
     return "Undo the change"
+
+
+# ------------------------------------------------------------------ the rule books
+
+PROFILE_NAMES = {
+    "alberta55": "Alberta 55+",
+    "general": "General rules",
+    "ssc": "SSC",
+    "tournament": "Tournament",
+}
+#: what happens when a game's clock runs out, under every timed rule book
+AT_TIME = ("Time is up: finish the hand being played, then the game ends with the score as "
+           "it stands.")
+
+
+def profile_name(profile: str) -> str:
+    """A rule book's name on the set-up screen."""
+    return PROFILE_NAMES.get(profile, profile)
+
+
+def profile_notes(info: referee.ProfileInfo) -> str:
+    """What sets a rule book apart, in short sentences."""
+    p = info.rules
+    notes = []
+    if p.stick_the_dealer:
+        notes.append("Stick the dealer.")
+    if p.dealer_needs_natural_trump:
+        notes.append("The dealer needs a natural trump to pick up.")
+    if p.dealer_partner_order_forces_alone:
+        notes.append("The dealer's partner who orders it up plays alone.")
+    if p.game_minutes:
+        notes.append(f"{p.game_minutes}-minute games.")
+    return " ".join(notes)
+
+
+# ------------------------------------------------------------------ the rules' answers
+
+
+def refusal_words(refusal: Refusal) -> str:
+    """The engine's refusal in players' words, made from its facts: seats by name,
+    cards in words. A refusal without facts (a malformed record) is said as written.
+
+    >>> refusal_words(Refusal(play=PlayFault.TWICE_IN_TRICK, seats=(Seat.S,), trick=2))
+    'South plays twice in trick 2.'
+    """
+    if refusal.play is not None:
+        text = _play_refusal(refusal, refusal.play)
+    elif refusal.bid is not None:
+        text = _bid_refusal(refusal, refusal.bid)
+    else:
+        text = refusal.message
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+def _the(card: Card | None) -> str:
+    """'the ace of spades'; a card outside the euchre pack by its code, as the engine
+    wrote it."""
+    assert card is not None
+    return f"the {card.words}" if card.is_euchre else str(card)
+
+
+def _play_refusal(r: Refusal, fault: PlayFault) -> str:
+    who = r.seats[0].words if r.seats else ""
+    other = r.seats[1].words if len(r.seats) > 1 else ""
+    plays = f"{who} plays {_the(r.card)}" if r.card is not None else ""
+    words: dict[PlayFault, Callable[[], str]] = {
+        PlayFault.PASSED_OUT: lambda: "no trump was made: the hand was passed out",
+        PlayFault.BEFORE_TRUMP: lambda: (f"{plays} before trump is made" if plays
+                                         else "trump is not made yet"),
+        PlayFault.AFTER_THE_HAND: lambda: f"{plays} after all five tricks",
+        PlayFault.NOT_EUCHRE: lambda: f"{plays}, which is not a euchre card",
+        PlayFault.SITS_OUT: lambda: f"{who} plays, but sits out ({other} plays alone)",
+        PlayFault.TWICE_IN_TRICK: lambda: f"{who} plays twice in trick {r.trick}",
+        PlayFault.CARD_TWICE: lambda: (f"{_the(r.card)} is played twice (by {who} in trick "
+                                       f"{r.trick})"),
+        PlayFault.TURNED_DOWN: lambda: f"{plays}, the turn-up turned down in the kitty",
+        PlayFault.DISCARD: lambda: f"{plays}, the dealer's discard",
+        PlayFault.TAKEN_UP: lambda: f"{plays}, taken up by {other}",
+        PlayFault.DEALT_TO: lambda: f"{plays}, dealt to {other}",
+        PlayFault.NOT_IN_HAND: lambda: f"{plays}, which is not in {who}'s hand",
+        PlayFault.NO_NATURAL_TRUMP: lambda: (
+            f"{who} (dealer) took up {_the(r.card)} without a natural "
+            f"{'' if r.card is None else r.card.suit} (dealt "
+            f"{' '.join(_the(c) for c in r.cards)}, discarded {_the(r.discard)})"),
+    }
+    return words[fault]()
+
+
+def _bid_refusal(r: Refusal, fault: BidFault) -> str:
+    who = r.seats[0].words if r.seats else ""
+    words: dict[BidFault, Callable[[], str]] = {
+        BidFault.BIDDING_OVER: lambda: (
+            f"bidding is over ({'passed out' if r.passed_out else 'trump is made'}),"
+            f" {who} cannot bid"),
+        BidFault.NAME_IN_ROUND_ONE: lambda: (
+            f"{who} names a suit in round one (round one is 'pass' or 'order')"),
+        BidFault.ORDER_IN_ROUND_TWO: lambda: (
+            f"{who} orders up in round two, after the turn-up was turned down"),
+        BidFault.SIDE_BARRED: lambda: (
+            f"{who}'s side may not make trump after its void declaration"),
+        BidFault.STICK_THE_DEALER: lambda: (
+            f"stick the dealer: {who} (dealer) must name trump, not pass"),
+        BidFault.TURNED_DOWN_SUIT: lambda: (
+            f"{who} names {r.suit}, the turned-down suit, which cannot be trump"),
+        BidFault.NO_NATURAL_TRUMP: lambda: (
+            f"{who} (dealer) takes up {_the(r.card)} without a natural {r.suit}"),
+    }
+    return words[fault]()
+
+
+def bid_label(option: BidOption) -> str:
+    """A bid's button: 'Pass', 'Order it up' ('Pick it up' for the dealer), 'Hearts
+    alone'."""
+    if option.call == "pass":
+        return "Pass"
+    if option.call == "order":
+        word = "Pick it up" if option.by_dealer else "Order it up"
+    else:
+        word = SUIT_NAMES[str(option.suit)].capitalize()
+    return f"{word} alone" if option.alone else word
+
+
+def bid_reason(option: BidOption) -> str:
+    """Why a bid cannot be tapped now, in plain words ('' when it can)."""
+    turned_down = SUIT_NAMES.get(option.turned_down, "").capitalize()
+    if option.bar is None:
+        return ""
+    if option.bar is BidBar.REFUSED and option.refusal is not None:
+        return refusal_words(option.refusal)
+    return {
+        BidBar.DEALER_MUST_NAME: "Stick the dealer: everyone else passed, so the dealer "
+                                 "must name a suit.",
+        BidBar.SIDE_BARRED: "Your side made a void call this hand, so it can no longer "
+                            "make trump.",
+        BidBar.TURNED_DOWN: f"{turned_down} were turned down, so they cannot be trump now.",
+        BidBar.NAMING_VOID: f"{turned_down} were turned down: naming them is void and your "
+                            "side could no longer make trump.",
+        BidBar.MUST_GO_ALONE: "The dealer's partner who orders it up must play alone: "
+                              "tap 'Order it up alone'.",
+    }.get(option.bar, "That bid is not possible now.")
+
+
+def hint_words(hint: BidHint | None, turn_up: str | None) -> str:
+    """A reminder for the bidder the camera cannot check ('' for none)."""
+    if hint is None or turn_up is None:
+        return ""
+    suit = SUIT_NAMES[turn_up[-1]]
+    if hint is BidHint.NATURAL_TRUMP:
+        return (f"The dealer may pick it up only with a natural {suit[:-1]} in hand "
+                "(the left bower does not count).")
+    return f"{suit.capitalize()} were turned down and cannot be trump."
+
+
+def refused_words(refused: IntentRefused) -> str:
+    """Why a tap was not taken: the rules' refusal or the barred bid in words, else the
+    session's own message."""
+    if refused.refusal is not None:
+        return refusal_words(refused.refusal)
+    if refused.bid is not None:
+        return bid_reason(refused.bid)
+    return str(refused)
+
+
+def notice_words(notice: Notice) -> str:
+    """A notice to the players in words they can act on."""
+    return _NOTICE_WORDS[notice.about](notice)
+
+
+def _need(value: str | int | None) -> str:
+    assert value is not None, "a notice lacks a fact its words need"
+    return str(value)
+
+
+def _refused(notice: Notice) -> str:
+    return refusal_words(notice.refusal) if notice.refusal is not None else notice.words
+
+
+_NOTICE_WORDS: dict[NoticeAbout, Callable[[Notice], str]] = {
+    NoticeAbout.READER: lambda n: n.words,
+    NoticeAbout.REFUSED: lambda n: (
+        _refused(n) + " Tap the card to fix it if the camera misread it."),
+    NoticeAbout.UNNAMED: lambda n: wording.unnamed_card(_need(n.seat)),
+    NoticeAbout.READ_AGAIN: lambda n: wording.read_again(_need(n.seat), _need(n.card),
+                                                         _need(n.other)),
+    NoticeAbout.BEFORE_LEAD: lambda n: wording.before_the_lead(_need(n.seat), _need(n.other)),
+    NoticeAbout.REREAD_REFUSED: lambda n: wording.reread_refused(
+        _need(n.seat), int(_need(n.trick)), _need(n.card), _refused(n)),
+}
 
 
 __all__ = ["SIDE_NAMES", "SUIT_NAMES", "card_label", "card_words", "plain", "seat_name"]

@@ -37,7 +37,7 @@ class FixPreview:
     #: the renege the hand shows before and after: (seat, trick) or None
     renege_before: tuple[str, int] | None
     renege_after: tuple[str, int] | None
-    problem: str | None  # the rules refuse the change (said, and not made)
+    problem: referee.Refusal | None  # the rules refuse the change (said, and not made)
 
 
 def is_finished(hand: HandLog, trick: int) -> bool:
@@ -79,7 +79,8 @@ def preview(profile: str, hand: HandLog, trick: int, seat: str, card: str) -> Fi
                       problem=after.problem)
 
 
-def refusal(profile: str, hand: HandLog, trick: int, seat: str, card: str) -> str | None:
+def refusal(profile: str, hand: HandLog, trick: int, seat: str, card: str
+            ) -> referee.Refusal | None:
     """What the rules say against setting `seat`'s card in `trick` to `card` (None: the
     hand, replayed with it, stands)."""
     plays, _pending, _was = corrected_plays(hand, trick, seat, card)

@@ -3,13 +3,11 @@ corrections and the notices shown to them. Plain values, rebuilt from the journa
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from kiosk.table import referee
-from kiosk.vision import wording
 
 
 @dataclass
@@ -83,15 +81,15 @@ class NoticeAbout(StrEnum):
     UNNAMED = "unnamed"  #: something in front of ``seat`` the camera cannot name
     READ_AGAIN = "read_again"  #: ``seat``'s card in the open trick read as ``card``, not ``other``
     BEFORE_LEAD = "before_lead"  #: ``seat``'s card came before ``other`` (a seat) led
-    REFUSED = "refused"  #: a card seen that the rules refuse (``words``: why)
-    #: ``seat``'s card in ``trick`` read as ``card`` now, which the rules refuse (``words``)
+    REFUSED = "refused"  #: a card seen that the rules refuse (``refusal``: why)
+    #: ``seat``'s card in ``trick`` read as ``card`` now, which the rules refuse (``refusal``)
     REREAD_REFUSED = "reread_refused"
 
 
 @dataclass(frozen=True)
 class Notice:
     """A message for the players, as facts (a camera warning, a reading the table made
-    or refused); :attr:`text` says it (kiosk.vision.wording)."""
+    or refused); kiosk.app.words.notice_words says it."""
 
     about: NoticeAbout
     seat: str | None
@@ -101,29 +99,9 @@ class Notice:
     card: str | None = None
     other: str | None = None
     trick: int | None = None
-    words: str = ""  #: the reader's message, or the rules' refusal in words
-
-    @property
-    def text(self) -> str:
-        """The notice in words a player can act on."""
-        return _SAY[self.about](self)
-
-
-def _need(value: str | int | None) -> str:
-    assert value is not None, "a notice lacks a fact its words need"
-    return str(value)
-
-
-_SAY: dict[NoticeAbout, Callable[[Notice], str]] = {
-    NoticeAbout.READER: lambda n: n.words,
-    NoticeAbout.REFUSED: lambda n: n.words,
-    NoticeAbout.UNNAMED: lambda n: wording.unnamed_card(_need(n.seat)),
-    NoticeAbout.READ_AGAIN: lambda n: wording.read_again(_need(n.seat), _need(n.card),
-                                                         _need(n.other)),
-    NoticeAbout.BEFORE_LEAD: lambda n: wording.before_the_lead(_need(n.seat), _need(n.other)),
-    NoticeAbout.REREAD_REFUSED: lambda n: wording.reread_refused(
-        _need(n.seat), int(_need(n.trick)), _need(n.card), n.words),
-}
+    words: str = ""  #: the reader's message (READER)
+    #: what the rules refuse (REFUSED, REREAD_REFUSED)
+    refusal: referee.Refusal | None = None
 
 
 def corrected_plays(hand: HandLog, trick: int, seat: str, card: str

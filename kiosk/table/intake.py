@@ -52,10 +52,11 @@ class CameraIntake:
 
     def _notice(self, about: NoticeAbout, seat: str | None, seq: int, *, kind: str = "",
                 card: str | None = None, other: str | None = None, trick: int | None = None,
-                words: str = "") -> None:
+                words: str = "", refusal: referee.Refusal | None = None) -> None:
         hand = self._table.hand
         self._table.add_notice(Notice(about, seat, seq, hand.number if hand else 0, kind=kind,
-                                      card=card, other=other, trick=trick, words=words))
+                                      card=card, other=other, trick=trick, words=words,
+                                      refusal=refusal))
 
     def take(self, event: VisionEvent, seq: int) -> None:
         """Fold one camera event (journal entry ``seq``) into the hand."""
@@ -118,7 +119,7 @@ class CameraIntake:
             self._notice(NoticeAbout.BEFORE_LEAD, seat, seq, other=view.to_play)
         problem = referee.check_play(view, seat, card)
         if problem:
-            self._notice(NoticeAbout.REFUSED, seat, seq, words=problem)
+            self._notice(NoticeAbout.REFUSED, seat, seq, refusal=problem)
             return
         self._play_seen(seat, card, seq)
 
@@ -217,7 +218,7 @@ class CameraIntake:
                                hand.renege_choice)
         if trial.problem:
             self._notice(NoticeAbout.REREAD_REFUSED, seat, seq, card=card, trick=event.trick,
-                         words=trial.problem)
+                         refusal=trial.problem)
             return
         if fixing.is_finished(hand, event.trick):
             self._suggest(Suggestion(event.trick, seat, card, was), seq)

@@ -3,9 +3,10 @@
 The session knows what was *seen* (dealer, turn-up, bids, cards in order);
 the rules engine (`kiosk.rules`) knows what that *means*. This module
 replays what was seen through the engine and returns a `HandView`: plain
-values a screen can show, with the engine's refusals turned into plain words
-for the players. No euchre rule is decided here: every answer comes from
-`kiosk.rules.play` and `kiosk.rules.scoring`.
+values a screen can show, the engine's refusals among them as the facts its
+errors carry (`Refusal`; the players' words are kiosk.app.words'). No euchre
+rule is decided here: every answer comes from `kiosk.rules.play` and
+`kiosk.rules.scoring`.
 
 Rebuilding a hand from scratch on every change (at most 20 cards) keeps
 corrections trivial: fix a card in the list and replay.
@@ -14,8 +15,9 @@ corrections trivial: fix a card in the list and replay.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from kiosk.rules.bidding import Bid, BidFault, Call, IllegalBidError
@@ -28,9 +30,6 @@ from kiosk.rules.renege import RenegeProof
 from kiosk.rules.tricks import effective_suit
 
 DEFAULT_PROFILE = "tournament"
-
-SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-SIDE_NAMES = {"NS": "North-South", "EW": "East-West"}
 
 
 def seat_name(seat: Seat | str | None) -> str:
@@ -55,6 +54,59 @@ def normalize_card(token: str) -> str:
 def card_words(token: str) -> str:
     """`TH` -> 'ten of hearts': a card in a sentence a player reads."""
     return Card.parse(token).words
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """The engine's refusal of a bid or a card, as the facts its error carries: the
+    fault, the seats it names (the one playing or bidding first), and the cards, trick
+    or suit it is about. Equal refusals are the same refusal."""
+
+    play: PlayFault | None = None
+    bid: BidFault | None = None
+    seats: tuple[Seat, ...] = ()
+    card: Card | None = None
+    cards: tuple[Card, ...] = ()  #: a dealer's hand dealt, for a take-up refused
+    discard: Card | None = None
+    trick: int | None = None
+    suit: Suit | None = None
+    passed_out: bool = False
+    #: the engine's own message: for logs, and said as written by an error without
+    #: facts (a malformed record)
+    message: str = ""
+
+    @classmethod
+    def of(cls, error: Exception) -> Refusal:
+        if isinstance(error, IllegalPlayError) and error.fault is not None:
+            return cls(play=error.fault, seats=error.seats, card=error.card,
+                       cards=error.cards, discard=error.discard, trick=error.trick,
+                       message=str(error))
+        if isinstance(error, IllegalBidError) and error.fault is not BidFault.MALFORMED:
+            return cls(bid=error.fault, seats=error.seats, card=error.card,
+                       suit=error.suit, passed_out=error.passed_out, message=str(error))
+        return cls(message=str(error))
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class BidBar(StrEnum):
+    """Why a bid the seat on turn might tap cannot be made now."""
+
+    DEALER_MUST_NAME = "dealer_must_name"  #: stick the dealer: the dealer may not pass
+    SIDE_BARRED = "side_barred"  #: the side made a void call this hand
+    TURNED_DOWN = "turned_down"  #: the suit turned down cannot be trump
+    NAMING_VOID = "naming_void"  #: naming the turned-down suit is void and bars the side
+    MUST_GO_ALONE = "must_go_alone"  #: the dealer's partner who orders it up plays alone
+    REFUSED = "refused"  #: the engine refuses it (the option's `refusal`)
+    NOT_POSSIBLE = "not_possible"
+
+
+class BidHint(StrEnum):
+    """A reminder for the bidder on turn that the camera cannot check."""
+
+    NATURAL_TRUMP = "natural_trump"  #: the dealer picks up only with a natural trump
+    TURNED_DOWN = "turned_down"  #: round two: the turn-up's suit cannot be trump
 
 
 @dataclass(frozen=True)
@@ -96,10 +148,10 @@ class HandView:
     result: dict[str, Any] | None = None
     record: dict[str, Any] = field(default_factory=dict)
     needs_choice: bool = False
-    problem: str | None = None  # a seen card the engine refused, in plain words
+    problem: Refusal | None = None  # what the engine refused of what was seen
     #: the provisional verdict when a renege is proven and play may go on (alberta55)
     penalty_now: dict[str, Any] | None = None
-    hint: str = ""  # a reminder for the bidder the camera cannot check
+    hint: BidHint | None = None  # a reminder for the bidder the camera cannot check
     #: the engine's own state, for questions about the next card (not compared)
     state: HandState | None = field(default=None, compare=False, repr=False)
 
@@ -111,37 +163,33 @@ class HandView:
 
 @dataclass(frozen=True)
 class BidOption:
-    """One button of the bidding screen."""
+    """One button of the bidding screen: a bid the seat on turn could make, and if it
+    cannot, why (`bar`, with the engine's `refusal` where the engine said no)."""
 
     call: str  # 'pass', 'order', 'name'
     suit: str | None
     alone: bool
-    label: str
     allowed: bool
-    reason: str  # why not, in plain words ('' when allowed)
-
-
-@dataclass(frozen=True)
-class BidCheck:
-    allowed: bool
-    reason: str = ""
+    bar: BidBar | None = None
+    refusal: Refusal | None = None
+    by_dealer: bool = False  #: the seat on turn deals (round one's order is a pick-up)
+    turned_down: str = ""  #: the turn-up's suit, which some bars are about
 
 
 @dataclass(frozen=True)
 class RenegeOption:
     choice: str
-    label: str
     points: dict[str, int]
 
 
 @dataclass(frozen=True)
 class ProfileInfo:
+    """A rule book's set-up defaults, and the rules its words describe."""
+
     id: str
-    name: str
     points_to_win: int
     minutes: int
-    at_time: str  # what happens when the clock runs out, in plain words
-    notes: str = ""
+    rules: RuleProfile
 
 
 def play_index(view: HandView, trick: int, seat: str) -> int | None:
@@ -178,35 +226,13 @@ def profile_ids() -> list[str]:
     return sorted(PROFILES)
 
 
-PROFILE_WORDS = {
-    "alberta55": "Alberta 55+",
-    "general": "General rules",
-    "ssc": "SSC",
-    "tournament": "Tournament",
-}
-
-
 def profile_info(profile: str) -> ProfileInfo:
-    """A profile's set-up defaults and notes in plain words; KeyError if unknown."""
+    """A profile's set-up defaults; KeyError if unknown."""
     if profile not in PROFILES:
         raise KeyError(f"Unknown rules {profile!r}.")
     p = get_profile(profile)
-    notes = []
-    if p.stick_the_dealer:
-        notes.append("Stick the dealer.")
-    if p.dealer_needs_natural_trump:
-        notes.append("The dealer needs a natural trump to pick up.")
-    if p.dealer_partner_order_forces_alone:
-        notes.append("The dealer's partner who orders it up plays alone.")
-    if p.game_minutes:
-        notes.append(f"{p.game_minutes}-minute games.")
-    return ProfileInfo(
-        id=profile, name=PROFILE_WORDS.get(profile, profile), points_to_win=p.points_to_win,
-        minutes=p.game_minutes or 0,
-        at_time="Time is up: finish the hand being played, then the game ends with the "
-                "score as it stands.",
-        notes=" ".join(notes),
-    )
+    return ProfileInfo(id=profile, points_to_win=p.points_to_win,
+                       minutes=p.game_minutes or 0, rules=p)
 
 
 def _profile(profile: str | RuleProfile) -> RuleProfile:
@@ -219,82 +245,6 @@ def _bid(data: dict[str, Any]) -> Bid:
                None if suit is None else Suit.parse(suit), bool(data.get("alone", False)))
 
 
-def _plain(problem: Exception) -> str:
-    """The engine's refusal in players' words, made from the facts the error carries
-    (its fault, seats and cards): seats by name, cards in words. An error without such
-    facts (a malformed record) is said as it is.
-
-    >>> from kiosk.rules.play import IllegalPlayError, PlayFault
-    >>> _plain(IllegalPlayError("S plays twice in trick 2", Seat.S,
-    ...                         fault=PlayFault.TWICE_IN_TRICK, trick=2))
-    'South plays twice in trick 2.'
-    """
-    words = None
-    if isinstance(problem, IllegalPlayError) and problem.fault is not None:
-        words = _play_refusal(problem)
-    elif isinstance(problem, IllegalBidError) and problem.fault is not BidFault.MALFORMED:
-        words = _bid_refusal(problem)
-    text = str(problem) if words is None else words
-    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
-
-
-def _the(card: Card | None) -> str:
-    """'the ace of spades'; a card outside the euchre pack by its code, as the engine
-    wrote it."""
-    assert card is not None
-    return f"the {card.words}" if card.is_euchre else str(card)
-
-
-def _play_refusal(error: IllegalPlayError) -> str:
-    seats, card = error.seats, error.card
-    who = seats[0].words if seats else ""
-    other = seats[1].words if len(seats) > 1 else ""
-    plays = f"{who} plays {_the(card)}" if card is not None else ""
-    words: dict[PlayFault, Callable[[], str]] = {
-        PlayFault.PASSED_OUT: lambda: "no trump was made: the hand was passed out",
-        PlayFault.BEFORE_TRUMP: lambda: f"{plays} before trump is made",
-        PlayFault.AFTER_THE_HAND: lambda: f"{plays} after all five tricks",
-        PlayFault.NOT_EUCHRE: lambda: f"{plays}, which is not a euchre card",
-        PlayFault.SITS_OUT: lambda: f"{who} plays, but sits out ({other} plays alone)",
-        PlayFault.TWICE_IN_TRICK: lambda: f"{who} plays twice in trick {error.trick}",
-        PlayFault.CARD_TWICE: lambda: (f"{_the(card)} is played twice (by {who} in trick "
-                                       f"{error.trick})"),
-        PlayFault.TURNED_DOWN: lambda: f"{plays}, the turn-up turned down in the kitty",
-        PlayFault.DISCARD: lambda: f"{plays}, the dealer's discard",
-        PlayFault.TAKEN_UP: lambda: f"{plays}, taken up by {other}",
-        PlayFault.DEALT_TO: lambda: f"{plays}, dealt to {other}",
-        PlayFault.NOT_IN_HAND: lambda: f"{plays}, which is not in {who}'s hand",
-        PlayFault.NO_NATURAL_TRUMP: lambda: (
-            f"{who} (dealer) took up {_the(card)} without a natural "
-            f"{'' if card is None else card.suit} (dealt "
-            f"{' '.join(_the(c) for c in error.cards)}, discarded {_the(error.discard)})"),
-    }
-    assert error.fault is not None
-    return words[error.fault]()
-
-
-def _bid_refusal(error: IllegalBidError) -> str:
-    who = error.seats[0].words if error.seats else ""
-    words: dict[BidFault, Callable[[], str]] = {
-        BidFault.BIDDING_OVER: lambda: (
-            f"bidding is over ({'passed out' if error.passed_out else 'trump is made'}),"
-            f" {who} cannot bid"),
-        BidFault.NAME_IN_ROUND_ONE: lambda: (
-            f"{who} names a suit in round one (round one is 'pass' or 'order')"),
-        BidFault.ORDER_IN_ROUND_TWO: lambda: (
-            f"{who} orders up in round two, after the turn-up was turned down"),
-        BidFault.SIDE_BARRED: lambda: (
-            f"{who}'s side may not make trump after its void declaration"),
-        BidFault.STICK_THE_DEALER: lambda: (
-            f"stick the dealer: {who} (dealer) must name trump, not pass"),
-        BidFault.TURNED_DOWN_SUIT: lambda: (
-            f"{who} names {error.suit}, the turned-down suit, which cannot be trump"),
-        BidFault.NO_NATURAL_TRUMP: lambda: (
-            f"{who} (dealer) takes up {_the(error.card)} without a natural {error.suit}"),
-    }
-    return words[error.fault]()
-
-
 def replay(profile: str, dealer: str, turn_up: str | None, bids: Sequence[dict[str, Any]],
            plays: Sequence[tuple[str, str]], renege_choice: str | None = None) -> HandView:
     """Rebuild one hand from what was seen, through the rules engine."""
@@ -304,12 +254,12 @@ def replay(profile: str, dealer: str, turn_up: str | None, bids: Sequence[dict[s
         return HandView(dealer=dealer, turn_up=None, phase="bidding",
                         to_bid=str(dealer_seat.left))
     state = HandState(rules, dealer_seat, Card.parse(turn_up))
-    problem = None
+    problem: Refusal | None = None
     for data in bids:
         try:
             state.bid(_bid(data))
         except (IllegalBidError, ValueError) as refused:  # recorded under other rules
-            problem = _plain(refused)
+            problem = Refusal.of(refused)
     if state.contract is None and not state.is_over:
         return HandView(dealer=dealer, turn_up=turn_up, phase="bidding",
                         bidding_round=state.auction.round,
@@ -319,12 +269,12 @@ def replay(profile: str, dealer: str, turn_up: str | None, bids: Sequence[dict[s
         try:
             state.play(Seat.parse(seat), Card.parse(card))
         except IllegalPlayError as refused:
-            problem = _plain(refused)
+            problem = Refusal.of(refused)
     return _view(rules, dealer, turn_up, state, problem, renege_choice)
 
 
 def _view(rules: RuleProfile, dealer: str, turn_up: str, state: HandState,
-          problem: str | None, choice: str | None) -> HandView:
+          problem: Refusal | None, choice: str | None) -> HandView:
     from kiosk.rules.scoring import score_state
 
     contract = state.contract
@@ -383,84 +333,69 @@ def _proven_renege(state: HandState, proof: RenegeProof) -> ProvenRenege:
                       proof_card=None if proof_card is None else str(proof_card))
 
 
-def _bid_hint(rules: RuleProfile, state: HandState) -> str:
+def _bid_hint(rules: RuleProfile, state: HandState) -> BidHint | None:
     turn = state.auction.turn
     if turn is None:
-        return ""
-    suit = SUIT_NAMES[str(state.turn_up.suit)]
+        return None
     if state.auction.round == 1 and turn is state.dealer and rules.dealer_needs_natural_trump:
-        return (f"The dealer may pick it up only with a natural {suit[:-1]} in hand "
-                "(the left bower does not count).")
+        return BidHint.NATURAL_TRUMP
     if state.auction.round == 2:
-        return f"{suit.capitalize()} were turned down and cannot be trump."
-    return ""
+        return BidHint.TURNED_DOWN
+    return None
 
 
 def bid_options(profile: str, view: HandView) -> list[BidOption]:
-    """Every bid the seat on turn could tap, each allowed or explained in plain words."""
+    """Every bid the seat on turn could tap, each allowed or barred (and why)."""
     state = view.state
     if state is None or state.auction.turn is None or view.phase != "bidding":
         return []
     seat = state.auction.turn
     if state.auction.round == 1:
-        take = "Pick it up" if seat is state.dealer else "Order it up"
-        candidates = [(Bid(seat, Call.PASS), "Pass"), (Bid(seat, Call.ORDER), take),
-                      (Bid(seat, Call.ORDER, alone=True), f"{take} alone")]
+        bids = [Bid(seat, Call.PASS), Bid(seat, Call.ORDER), Bid(seat, Call.ORDER, alone=True)]
     else:
-        candidates = [(Bid(seat, Call.PASS), "Pass")]
-        for alone in (False, True):
-            for suit in Suit:
-                word = SUIT_NAMES[str(suit)].capitalize()
-                candidates.append((Bid(seat, Call.NAME, suit, alone),
-                                   f"{word} alone" if alone else word))
-    return [_option(state, bid, label) for bid, label in candidates]
+        bids = [Bid(seat, Call.PASS)] + [Bid(seat, Call.NAME, suit, alone)
+                                         for alone in (False, True) for suit in Suit]
+    return [_option(state, bid) for bid in bids]
 
 
-def _option(state: HandState, bid: Bid, label: str) -> BidOption:
-    suit = None if bid.suit is None else str(bid.suit)
-    turned_down = SUIT_NAMES[str(state.turn_up.suit)]
+def _option(state: HandState, bid: Bid) -> BidOption:
+    def option(bar: BidBar | None = None, refusal: Refusal | None = None) -> BidOption:
+        return BidOption(bid.call.value, None if bid.suit is None else str(bid.suit),
+                         bid.alone, bar is None, bar, refusal,
+                         by_dealer=bid.seat is state.dealer,
+                         turned_down=str(state.turn_up.suit))
+
     if not state.can_bid(bid):
         if bid.call is Call.PASS:
-            reason = ("Stick the dealer: everyone else passed, so the dealer must name a suit.")
-        elif state.auction.barred_teams and bid.seat.team in state.auction.barred_teams:
-            reason = "Your side made a void call this hand, so it can no longer make trump."
-        elif bid.suit is state.turn_up.suit:
-            reason = f"{turned_down.capitalize()} were turned down, so they cannot be trump now."
-        else:
-            try:
-                state.verify_bid(bid)
-                reason = "That bid is not possible now."
-            except IllegalBidError as refused:
-                reason = _plain(refused)
-        return BidOption(bid.call.value, suit, bid.alone, label, False, reason)
+            return option(BidBar.DEALER_MUST_NAME)
+        if state.auction.barred_teams and bid.seat.team in state.auction.barred_teams:
+            return option(BidBar.SIDE_BARRED)
+        if bid.suit is state.turn_up.suit:
+            return option(BidBar.TURNED_DOWN)
+        try:
+            state.verify_bid(bid)
+        except IllegalBidError as refused:
+            return option(BidBar.REFUSED, Refusal.of(refused))
+        return option(BidBar.NOT_POSSIBLE)
     trial = copy.deepcopy(state.auction)
     made = trial.bid(bid)
     if made.irregularity is not None and bid.suit is state.turn_up.suit:
-        return BidOption(bid.call.value, suit, bid.alone, label, False,
-                         f"{turned_down.capitalize()} were turned down: naming them is void "
-                         "and your side could no longer make trump.")
+        return option(BidBar.NAMING_VOID)
     if made.contract is not None and made.contract.alone and not bid.alone:
-        return BidOption(bid.call.value, suit, bid.alone, label, False,
-                         "The dealer's partner who orders it up must play alone: "
-                         "tap 'Order it up alone'.")
-    return BidOption(bid.call.value, suit, bid.alone, label, True, "")
+        return option(BidBar.MUST_GO_ALONE)
+    return option()
 
 
-def check_play(view: HandView, seat: str, card: str) -> str | None:
-    """Why the engine cannot take this card from this seat now (plain words), or None."""
+def check_play(view: HandView, seat: str, card: str) -> Refusal | None:
+    """What the engine says against this card from this seat now, or None."""
     state = view.state
     if state is None:
-        return "Trump is not made yet."
+        return Refusal(play=PlayFault.BEFORE_TRUMP, message="trump is not made yet")
     try:
         state.verify_play(Seat.parse(seat), Card.parse(card))
     except IllegalPlayError as refused:
-        return _plain(refused) + " Tap the card to fix it if the camera misread it."
+        return Refusal.of(refused)
     return None
-
-
-def _points_words(points: dict[str, Any]) -> str:
-    parts = [f"{SIDE_NAMES[side]} {int(n):+d}" for side, n in points.items() if int(n)]
-    return ", ".join(parts) or "no points"
 
 
 @dataclass(frozen=True)
@@ -482,26 +417,19 @@ def settle(view: HandView, choice: str | None) -> Settlement:
     if view.result is None:
         # Proven mid-hand, and the profile lets play go on (the offended side chooses).
         now = view.penalty_now or {}
-        opts = [RenegeOption(o["option"], _option_words(o["option"], o["points"]),
-                             _ints(o["points"])) for o in _all_penalty_options(now)]
+        opts = [RenegeOption(o["option"], _ints(o["points"]))
+                for o in _all_penalty_options(now)]
         for o in opts:
             if o.choice == choice:
                 return Settlement(False, True, o.points)
         if choice == "play_on":
             return Settlement(False, False, None)
-        opts.append(RenegeOption("play_on", "Play the hand out and choose at the end", {}))
+        opts.append(RenegeOption("play_on", {}))
         return Settlement(True, False, None, tuple(opts))
-    if view.result.get("penalty_options") is not None:
-        played = RenegeOption("as_played", "Score the hand as played: "
-                              + _points_words(view.result["points"]),
-                              _ints(view.result["points"]))
-        opts = [played] + [RenegeOption(o["option"], _option_words(o["option"], o["points"]),
-                                        _ints(o["points"]))
-                           for o in view.result["penalty_options"]]
-    else:
-        opts = [RenegeOption("accept", "Accept the penalty: "
-                             + _points_words(view.result["points"]),
-                             _ints(view.result["points"]))]
+    played = RenegeOption("as_played" if view.result.get("penalty_options") is not None
+                          else "accept", _ints(view.result["points"]))
+    opts = [played] + [RenegeOption(o["option"], _ints(o["points"]))
+                       for o in view.result.get("penalty_options") or []]
     for o in opts:
         if o.choice == choice:
             return Settlement(False, True, o.points)
@@ -512,13 +440,6 @@ def _all_penalty_options(result: dict[str, Any]) -> list[dict[str, Any]]:
     """Mid-hand, `points` holds the penalty added and the options the rest."""
     first = {"option": "penalty_added", "points": result.get("points", {})}
     return [first, *(result.get("penalty_options") or [])]
-
-
-def _option_words(option: str, points: dict[str, Any]) -> str:
-    words = {"penalty_added": "Add the penalty to our score",
-             "penalty_deducted": "Take the penalty from their score"}.get(
-        option, option.replace("_", " ").capitalize())
-    return f"{words}: {_points_words(points)}"
 
 
 def _ints(points: dict[str, Any]) -> dict[str, int]:
@@ -537,9 +458,10 @@ def points_for(view: HandView, choice: str | None) -> dict[str, int]:
 
 
 def check_bid(profile: str, view: HandView, call: str, suit: str | None,
-              alone: bool) -> BidCheck:
-    """Whether the seat on turn may make this bid, and if not why, in plain words."""
+              alone: bool) -> BidOption | None:
+    """The seat on turn's option for this bid (allowed or barred), or None: no such
+    bid now."""
     for option in bid_options(profile, view):
         if option.call == call and option.suit == suit and option.alone == alone:
-            return BidCheck(option.allowed, option.reason)
-    return BidCheck(False, "That bid is not possible now.")
+            return option
+    return None

@@ -76,7 +76,15 @@ from kiosk.vision.events import VisionEvent
 
 
 class IntentRefused(ValueError):
-    """A tap the game cannot take now; the message is plain words for the players."""
+    """A tap the game cannot take now. The message is plain words for the players,
+    except where the rules said no: then `refusal` (a card) or `bid` (a barred bid)
+    holds the facts, and the players' words are kiosk.app.words'."""
+
+    def __init__(self, message: str, *, refusal: referee.Refusal | None = None,
+                 bid: referee.BidOption | None = None) -> None:
+        super().__init__(message)
+        self.refusal = refusal
+        self.bid = bid
 
 
 class TableSession:
@@ -305,9 +313,11 @@ class TableSession:
         seat = view.to_bid
         if seat is None:
             raise IntentRefused("Nobody is to bid now.")
-        check = referee.check_bid(self.profile, view, call, suit, alone)
-        if not check.allowed:
-            raise IntentRefused(check.reason)
+        option = referee.check_bid(self.profile, view, call, suit, alone)
+        if option is None:
+            raise IntentRefused("That bid is not possible now.")
+        if not option.allowed:
+            raise IntentRefused(f"bid refused: {option.bar}", bid=option)
         # The key names the bidding turn: a double tap on one turn is one bid.
         self._record(BidSpoken(hand.number, Seat.parse(seat), call, alone, suit),
                      key=f"bid:{hand.number}:{len(hand.bids)}" + self._redo())
@@ -368,7 +378,7 @@ class TableSession:
                                 "when the players agree to what the change does.")
         refused = fixing.refusal(self.profile, hand, trick, seat, card)
         if refused:
-            raise IntentRefused(refused)
+            raise IntentRefused(str(refused), refusal=refused)
         self._record(CardFixed(hand.number, trick, Seat.parse(seat), Card.parse(card)),
                      key=f"correct:{uuid.uuid4().hex}")
 
@@ -396,7 +406,7 @@ class TableSession:
             raise IntentRefused("There is no change of a card to undo.")
         refused = fixing.refusal(self.profile, hand, fix.trick, fix.seat, fix.was)
         if refused:
-            raise IntentRefused(refused)
+            raise IntentRefused(str(refused), refusal=refused)
         self._record(CardFixed(hand.number, fix.trick, Seat.parse(fix.seat),
                                Card.parse(fix.was), undo_of=fix.seq),
                      key=f"undo_fix:{fix.seq}")

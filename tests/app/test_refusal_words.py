@@ -1,24 +1,31 @@
-"""The referee says the engine's refusals in players' words: each seat the engine names
-by its name, South too (an S in the engine's message may also be spades), each card in
-words, from the facts the error carries (its fault, seats and cards), never from the
-message's text."""
+"""The engine's refusals in players' words (kiosk.app.words, from the referee's
+`Refusal`): each seat the engine names by its name, South too (an S in the engine's
+message may also be spades), each card in words, from the facts the error carries (its
+fault, seats and cards), never from the message's text."""
 
 from __future__ import annotations
 
 import pytest
 
+from kiosk.app.words import refusal_words
 from kiosk.rules.bidding import Bid, BidFault, Call, IllegalBidError
 from kiosk.rules.cards import Card, Seat, Suit
 from kiosk.rules.play import HandState, IllegalPlayError, PlayFault
 from kiosk.rules.profiles import get_profile
 from kiosk.table import referee
+from kiosk.table.referee import Refusal
 
 BIDS = [{"seat": "E", "call": "pass"}, {"seat": "S", "call": "pass"},
         {"seat": "W", "call": "order", "alone": False}]
 
 
 def _refusal(plays: list[tuple[str, str]]) -> str | None:
-    return referee.replay("tournament", "N", "9H", BIDS, plays).problem
+    problem = referee.replay("tournament", "N", "9H", BIDS, plays).problem
+    return None if problem is None else refusal_words(problem)
+
+
+def _said(error: Exception) -> str:
+    return refusal_words(Refusal.of(error))
 
 
 def test_a_seat_that_plays_twice_in_a_trick_is_named_south_too() -> None:
@@ -37,11 +44,11 @@ def test_the_words_come_from_the_errors_facts_not_its_message() -> None:
     the message holds; an error without facts (a ValueError) is said as written."""
     refused = IllegalBidError("(any text)", Seat.S, fault=BidFault.TURNED_DOWN_SUIT,
                               suit=Suit.SPADES)
-    assert referee._plain(refused) == "South names S, the turned-down suit, which cannot be trump."
-    assert referee._plain(IllegalPlayError("(any text)", Seat.S, Seat.N,
+    assert _said(refused) == "South names S, the turned-down suit, which cannot be trump."
+    assert _said(IllegalPlayError("(any text)", Seat.S, Seat.N,
                                            fault=PlayFault.SITS_OUT)) == (
         "South plays, but sits out (North plays alone).")
-    assert referee._plain(ValueError("expected N, E, S or W")) == "Expected N, E, S or W."
+    assert _said(ValueError("expected N, E, S or W")) == "Expected N, E, S or W."
 
 
 def test_a_discard_played_and_a_take_up_without_a_natural_trump_are_said_in_words() -> None:
@@ -52,11 +59,11 @@ def test_a_discard_played_and_a_take_up_without_a_natural_trump_are_said_in_word
     hand.set_discard(Card.parse("9C"))
     with pytest.raises(IllegalPlayError) as discard:
         hand.verify_play(Seat.E, Card.parse("9C"))
-    assert referee._plain(discard.value) == "East plays the nine of clubs, the dealer's discard."
+    assert _said(discard.value) == "East plays the nine of clubs, the dealer's discard."
     natural = IllegalPlayError(
         "(any text)", Seat.N, fault=PlayFault.NO_NATURAL_TRUMP, card=Card.parse("9H"),
         cards=tuple(map(Card.parse, ("AS", "KD", "QC", "JS"))), discard=Card.parse("9C"))
-    assert referee._plain(natural) == (
+    assert _said(natural) == (
         "North (dealer) took up the nine of hearts without a natural H (dealt the ace of "
         "spades the king of diamonds the queen of clubs the jack of spades, discarded the "
         "nine of clubs).")
@@ -104,7 +111,7 @@ def test_every_refusal_of_a_played_card_is_said_without_codes() -> None:
                     except IllegalPlayError as refused:
                         assert refused.fault is not None
                         faults.add(refused.fault)
-                        words = referee._plain(refused)
+                        words = _said(refused)
                         assert not code.search(words), words
             hand.play(hand.turn, next(c for c in EUCHRE_DECK if hand.can_play(hand.turn, c)))
     assert {PlayFault.TWICE_IN_TRICK, PlayFault.DEALT_TO, PlayFault.CARD_TWICE} <= faults

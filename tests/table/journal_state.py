@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from kiosk.app import words
 from kiosk.table.referee import HandView
 from kiosk.table.session import TableSession
 
@@ -66,7 +67,7 @@ def _renege_options(session: TableSession) -> list[Any]:
     if hand is None or hand.view is None or hand.view.phase == "bidding":
         return []
     settled = referee.settle(hand.view, hand.renege_choice)
-    return [[o.choice, o.label, o.points] for o in settled.options]
+    return [[o.choice, o.points] for o in settled.options]
 
 
 def state_of(session: TableSession) -> dict[str, Any]:
@@ -80,15 +81,16 @@ def state_of(session: TableSession) -> dict[str, Any]:
         "game_ended": session.game_ended,
         "submitted": session.submitted,
         "director_called": session.director_called,
-        "notices": [[n.text, n.seat, n.seq, n.hand, n.kind] for n in session.notices],
+        "notices": [[words.notice_words(n), n.seat, n.seq, n.hand, n.kind]
+                    for n in session.notices],
         "markers": [d.to_json() | {"seq": d.seq} for d in session.markers.disputes],
         "readings": [[h, _keyed(f)] for h, f in session.markers.readings],
         "undoable": list(session.undoable),
         "reader_context": session.reader_context(),
         "last_step": session.last_step(),
         "scores": session.scores,
-        "bid_options": [[o.call, o.suit, o.alone, o.label, o.allowed, o.reason]
-                        for o in session.bid_options()],
+        "bid_options": [[o.call, o.suit, o.alone, words.bid_label(o), o.allowed,
+                         words.bid_reason(o)] for o in session.bid_options()],
         "renege_options": _renege_options(session),
         "last_fix": session.last_fix(),
         "hand": None if hand is None else {
@@ -99,9 +101,11 @@ def state_of(session: TableSession) -> dict[str, Any]:
                 hand.suggestion.trick, hand.suggestion.seat, hand.suggestion.card,
                 hand.suggestion.was, hand.suggestion.twin],
             "director_called": hand.director_called,
-            "problem": None if hand.view is None else hand.view.problem,
+            "problem": None if hand.view is None or hand.view.problem is None
+            else words.refusal_words(hand.view.problem),
             "record": None if hand.view is None else hand.view.record,
-            "hint": None if hand.view is None else hand.view.hint,
+            "hint": None if hand.view is None
+            else words.hint_words(hand.view.hint, hand.view.turn_up),
         },
         "result": session.game_result() if session.setup and session.started_at else None,
     }

@@ -33,9 +33,10 @@ from kiosk.app.views import (
 )
 from kiosk.app.words import SIDE_NAMES, clock_text, plain
 from kiosk.table import referee
+from kiosk.table.intents import IntentRefused
 from kiosk.table.phases import Phase
 from kiosk.table.referee import seat_name
-from kiosk.table.session import IntentRefused, TableSession
+from kiosk.table.session import TableSession
 from kiosk.table.setup import TableSetup, default_setup
 from kiosk.vision.events import CardPlayed, VisionEvent
 

@@ -18,8 +18,8 @@ from kiosk.rules.play import PlayFault
 from kiosk.table import referee
 from kiosk.table.fixing import FixPreview
 from kiosk.table.hand_log import Notice, NoticeAbout
+from kiosk.table.intents import IntentRefused, Why
 from kiosk.table.referee import BidBar, BidHint, BidOption, Refusal, seat_name
-from kiosk.table.session import IntentRefused
 from kiosk.table.turn_up import KittyDoubt
 from kiosk.vision import wording
 
@@ -348,13 +348,46 @@ def hint_words(hint: BidHint | None, turn_up: str | None) -> str:
 
 
 def refused_words(refused: IntentRefused) -> str:
-    """Why a tap was not taken: the rules' refusal or the barred bid in words, else the
-    session's own message."""
-    if refused.refusal is not None:
-        return refusal_words(refused.refusal)
-    if refused.bid is not None:
-        return bid_reason(refused.bid)
-    return str(refused)
+    """Why a tap was not taken, in the players' words.
+
+    >>> refused_words(IntentRefused(Why.TRICK_FINISHED, trick=2))
+    'Trick 2 is finished: a card in it changes only when the players agree to what the change does.'
+    """
+    return _REFUSED_WORDS[refused.why](refused)
+
+
+_REFUSED_WORDS: dict[Why, Callable[[IntentRefused], str]] = {
+    Why.GAME_STARTED: lambda r: "The game has started; the set-up can no longer change.",
+    Why.BAD_SETUP: lambda r: r.detail,
+    Why.NO_SETUP: lambda r: "Set up the table first.",
+    Why.ALREADY_STARTED: lambda r: "The game has already started.",
+    Why.UNKNOWN_SEAT: lambda r: f"Unknown seat {r.detail!r}.",
+    Why.UNKNOWN_SIDE: lambda r: f"Unknown side {r.detail!r}.",
+    Why.NOT_A_CARD: lambda r: r.detail,
+    Why.BIDDING_STARTED: lambda r: "Bidding has started; the turn-up can no longer change.",
+    Why.NOBODY_TO_BID: lambda r: "Nobody is to bid now.",
+    Why.NO_SUCH_BID: lambda r: "That bid is not possible now.",
+    Why.BID_BARRED: lambda r: bid_reason(r.bid) if r.bid else "That bid is not possible now.",
+    Why.NOTHING_TO_UNDO: lambda r: "There is nothing to undo.",
+    Why.CARDS_DOWN: lambda r: "There is nothing to undo: cards are already on the table.",
+    Why.NO_CARDS_YET: lambda r: "There are no cards to correct yet.",
+    Why.TRICK_FINISHED: lambda r: (f"Trick {r.trick} is finished: a card in it changes only "
+                                   "when the players agree to what the change does."),
+    Why.RULES_REFUSE: lambda r: (refusal_words(r.refusal) if r.refusal
+                                 else "The rules do not allow it."),
+    Why.NO_FIX_TO_UNDO: lambda r: "There is no change of a card to undo.",
+    Why.NOTHING_TO_ASK: lambda r: "The camera has nothing to ask about.",
+    Why.NO_RENEGE: lambda r: "There is no renege to settle.",
+    Why.NOT_A_CHOICE: lambda r: f"{r.detail!r} is not a choice here.",
+    Why.DIRECTOR_NOT_CALLED: lambda r: "The director has not been called.",
+    Why.FINISH_THE_HAND: lambda r: "Finish this hand first.",
+    Why.GAME_OVER: lambda r: "The game is over: end it and confirm the score.",
+    Why.GAME_NOT_OVER: lambda r: "The game is not over yet.",
+    Why.NO_AGREEMENT: lambda r: "There is no agreement to take back.",
+    Why.FINISH_THE_GAME: lambda r: "Finish and confirm this game first.",
+    Why.NOT_TIME_TO_BID: lambda r: "This is not the time to bid.",
+    Why.NOT_NOW: lambda r: "Not now.",
+}
 
 
 def notice_words(notice: Notice) -> str:

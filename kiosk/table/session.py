@@ -66,6 +66,7 @@ from kiosk.table.entries import (
 )
 from kiosk.table.hand_log import Correction, FinishedHand, HandLog, Notice
 from kiosk.table.intake import CameraIntake
+from kiosk.table.intents import IntentRefused, Why
 from kiosk.table.journal import Entry, Journal
 from kiosk.table.markers import MarkerBook
 from kiosk.table.outbox import Outbox
@@ -73,18 +74,6 @@ from kiosk.table.phases import Phase
 from kiosk.table.setup import TableSetup, TableSetupError
 from kiosk.table.standing import SIDES
 from kiosk.vision.events import VisionEvent
-
-
-class IntentRefused(ValueError):
-    """A tap the game cannot take now. The message is plain words for the players,
-    except where the rules said no: then `refusal` (a card) or `bid` (a barred bid)
-    holds the facts, and the players' words are kiosk.app.words'."""
-
-    def __init__(self, message: str, *, refusal: referee.Refusal | None = None,
-                 bid: referee.BidOption | None = None) -> None:
-        super().__init__(message)
-        self.refusal = refusal
-        self.bid = bid
 
 
 class TableSession:
@@ -268,22 +257,22 @@ class TableSession:
     def configure(self, setup: TableSetup) -> None:
         """Set (or change, before the first deal) what this table plays."""
         if self.started_at is not None:
-            raise IntentRefused("The game has started; the set-up can no longer change.")
+            raise IntentRefused(Why.GAME_STARTED)
         try:
             checked = setup.checked()
             referee.profile_info(checked.profile)
         except (TableSetupError, KeyError) as problem:
-            raise IntentRefused(str(problem).strip("'\"")) from None
+            raise IntentRefused(Why.BAD_SETUP, detail=str(problem).strip("'\"")) from None
         self._record(SetupChosen(checked), key=f"setup:{uuid.uuid4().hex}")
 
     def start_game(self, dealer: str) -> None:
         """The first dealer was drawn (first jack); the clock starts."""
         if self.setup is None:
-            raise IntentRefused("Set up the table first.")
+            raise IntentRefused(Why.NO_SETUP)
         if self.started_at is not None:
-            raise IntentRefused("The game has already started.")
+            raise IntentRefused(Why.ALREADY_STARTED)
         if dealer not in {str(seat) for seat in Seat}:
-            raise IntentRefused(f"Unknown seat {dealer!r}.")
+            raise IntentRefused(Why.UNKNOWN_SEAT, detail=dealer)
         self._record(GameStarted(Seat.parse(dealer)), key="start" + self._redo())
 
     def see_turn_up(self, card: str, source: str = "tap") -> None:
@@ -292,9 +281,9 @@ class TableSession:
         try:
             card = referee.normalize_card(card)
         except ValueError as problem:
-            raise IntentRefused(str(problem)) from None
+            raise IntentRefused(Why.NOT_A_CARD, detail=str(problem)) from None
         if hand.bids:
-            raise IntentRefused("Bidding has started; the turn-up can no longer change.")
+            raise IntentRefused(Why.BIDDING_STARTED)
         self._record(TurnUpSeen(hand.number, Card.parse(card), source),
                      key=f"turn_up:{hand.number}:{card}:{uuid.uuid4().hex}")
 
@@ -312,12 +301,12 @@ class TableSession:
         assert view is not None
         seat = view.to_bid
         if seat is None:
-            raise IntentRefused("Nobody is to bid now.")
+            raise IntentRefused(Why.NOBODY_TO_BID)
         option = referee.check_bid(self.profile, view, call, suit, alone)
         if option is None:
-            raise IntentRefused("That bid is not possible now.")
+            raise IntentRefused(Why.NO_SUCH_BID)
         if not option.allowed:
-            raise IntentRefused(f"bid refused: {option.bar}", bid=option)
+            raise IntentRefused(Why.BID_BARRED, bid=option)
         # The key names the bidding turn: a double tap on one turn is one bid.
         self._record(BidSpoken(hand.number, Seat.parse(seat), call, alone, suit),
                      key=f"bid:{hand.number}:{len(hand.bids)}" + self._redo())
@@ -341,9 +330,8 @@ class TableSession:
     def undo(self) -> None:
         """Take back the last bid, the turn-up, or the first dealer (a wrong tap)."""
         if self.last_step() is None:
-            raise IntentRefused("There is nothing to undo: cards are already on the table."
-                                if self.hand is not None and self.hand.plays
-                                else "There is nothing to undo.")
+            raise IntentRefused(Why.CARDS_DOWN if self.hand is not None and self.hand.plays
+                                else Why.NOTHING_TO_UNDO)
         seq, _kind = self.undoable[-1]
         self._record(Undone(seq), key=f"undo:{seq}")
 
@@ -366,19 +354,18 @@ class TableSession:
         (`fix_preview`) and said yes."""
         hand = self.hand
         if hand is None or not self.can_fix_cards():
-            raise IntentRefused("There are no cards to correct yet.")
+            raise IntentRefused(Why.NO_CARDS_YET)
         try:
             card = referee.normalize_card(card)
         except ValueError as problem:
-            raise IntentRefused(str(problem)) from None
+            raise IntentRefused(Why.NOT_A_CARD, detail=str(problem)) from None
         if seat not in {str(s) for s in Seat}:
-            raise IntentRefused(f"Unknown seat {seat!r}.")
+            raise IntentRefused(Why.UNKNOWN_SEAT, detail=seat)
         if self.fix_needs_yes(trick, seat, card) and not confirmed:
-            raise IntentRefused(f"Trick {trick} is finished: a card in it changes only "
-                                "when the players agree to what the change does.")
+            raise IntentRefused(Why.TRICK_FINISHED, trick=trick)
         refused = fixing.refusal(self.profile, hand, trick, seat, card)
         if refused:
-            raise IntentRefused(str(refused), refusal=refused)
+            raise IntentRefused(Why.RULES_REFUSE, refusal=refused)
         self._record(CardFixed(hand.number, trick, Seat.parse(seat), Card.parse(card)),
                      key=f"correct:{uuid.uuid4().hex}")
 
@@ -386,7 +373,7 @@ class TableSession:
         """What fixing `seat`'s card in `trick` to `card` would change (nothing is done)."""
         hand = self.hand
         if hand is None or not self.can_fix_cards():
-            raise IntentRefused("There are no cards to correct yet.")
+            raise IntentRefused(Why.NO_CARDS_YET)
         return fixing.preview(self.profile, hand, trick, seat, referee.normalize_card(card))
 
     def last_fix(self) -> Correction | None:
@@ -403,10 +390,10 @@ class TableSession:
         fix = self.last_fix()
         hand = self.hand
         if fix is None or hand is None or fix.was is None:
-            raise IntentRefused("There is no change of a card to undo.")
+            raise IntentRefused(Why.NO_FIX_TO_UNDO)
         refused = fixing.refusal(self.profile, hand, fix.trick, fix.seat, fix.was)
         if refused:
-            raise IntentRefused(str(refused), refusal=refused)
+            raise IntentRefused(Why.RULES_REFUSE, refusal=refused)
         self._record(CardFixed(hand.number, fix.trick, Seat.parse(fix.seat),
                                Card.parse(fix.was), undo_of=fix.seq),
                      key=f"undo_fix:{fix.seq}")
@@ -416,7 +403,7 @@ class TableSession:
         the camera is not asked about that card again."""
         hand = self.hand
         if hand is None or hand.suggestion is None:
-            raise IntentRefused("The camera has nothing to ask about.")
+            raise IntentRefused(Why.NOTHING_TO_ASK)
         s = hand.suggestion
         self._record(CardFixed(hand.number, s.trick, Seat.parse(s.seat), Card.parse(s.was)),
                      key=f"keep:{uuid.uuid4().hex}")
@@ -426,11 +413,11 @@ class TableSession:
         non-offending side choose (see `referee.renege_options`)."""
         hand = self.hand
         if hand is None or self.phase != Phase.RENEGE:
-            raise IntentRefused("There is no renege to settle.")
+            raise IntentRefused(Why.NO_RENEGE)
         assert hand.view is not None
         options = referee.settle(hand.view, hand.renege_choice).options
         if choice not in [o.choice for o in options]:
-            raise IntentRefused(f"{choice!r} is not a choice here.")
+            raise IntentRefused(Why.NOT_A_CHOICE, detail=choice)
         # Keyed by what was proven: one decision per renege and stage of the hand.
         stage = "end" if hand.view.result is not None else "now"
         self._record(RenegeChosen(hand.number, choice),
@@ -451,7 +438,7 @@ class TableSession:
         """The players settled it themselves: the open call is withdrawn."""
         hand = self.hand
         if not self.director_called:
-            raise IntentRefused("The director has not been called.")
+            raise IntentRefused(Why.DIRECTOR_NOT_CALLED)
         number = hand.number if hand else 0
         self._record(DirectorCancelled(number), key=f"director_cancelled:{uuid.uuid4().hex}")
         if self.outbox is not None and hasattr(self.outbox, "call_director"):
@@ -467,24 +454,24 @@ class TableSession:
     def next_hand(self) -> None:
         """The hand is scored; the deal passes to the left."""
         if self.phase != Phase.HAND_OVER:
-            raise IntentRefused("Finish this hand first.")
+            raise IntentRefused(Why.FINISH_THE_HAND)
         if self.game_can_end():
-            raise IntentRefused("The game is over: end it and confirm the score.")
+            raise IntentRefused(Why.GAME_OVER)
         assert self.hand is not None
         self._record(HandEnded(self.hand.number), key=f"next:{self.hand.number}")
 
     def end_game(self) -> None:
         """Stop play: a side has won, or time is up between hands."""
         if not self.game_can_end():
-            raise IntentRefused("The game is not over yet.")
+            raise IntentRefused(Why.GAME_NOT_OVER)
         self._record(GameEnded(), key="end_game")
 
     def confirm(self, side: str) -> None:
         """A team agrees with the final score; both must before it is sent."""
         if self.phase != Phase.GAME_OVER:
-            raise IntentRefused("The game is not over yet.")
+            raise IntentRefused(Why.GAME_NOT_OVER)
         if side not in SIDES:
-            raise IntentRefused(f"Unknown side {side!r}.")
+            raise IntentRefused(Why.UNKNOWN_SIDE, detail=side)
         if side in self.confirmed:
             return
         self._record(Confirmed(Team(side)), key=f"confirm:{side}:{self.taken_back}")
@@ -495,14 +482,14 @@ class TableSession:
     def unconfirm(self, side: str) -> None:
         """A team takes back its agreement, while the other team has not agreed yet."""
         if self.phase != Phase.GAME_OVER or side not in self.confirmed:
-            raise IntentRefused("There is no agreement to take back.")
+            raise IntentRefused(Why.NO_AGREEMENT)
         self._record(Unconfirmed(Team(side)), key=f"unconfirm:{side}:{self.taken_back}")
 
     def new_game(self) -> None:
         """The game is confirmed: the same table starts its next round (the journal
         keeps every game; the set-up carries over with the round moved on)."""
         if self.phase != Phase.CONFIRMED:
-            raise IntentRefused("Finish and confirm this game first.")
+            raise IntentRefused(Why.FINISH_THE_GAME)
         self._record(NewGame(), key=f"new_game:{self.last_seq}")
 
     def submit(self) -> None:
@@ -556,8 +543,7 @@ class TableSession:
 
     def _need_hand(self, phase: Phase) -> HandLog:
         if self.phase != phase or self.hand is None:
-            raise IntentRefused({Phase.BIDDING: "This is not the time to bid."}.get(
-                phase, "Not now."))
+            raise IntentRefused(Why.NOT_TIME_TO_BID if phase == Phase.BIDDING else Why.NOT_NOW)
         return self.hand
 
     def _key(self, key: str) -> str:

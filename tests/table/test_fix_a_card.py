@@ -11,7 +11,8 @@ import pytest
 from kiosk.app.demo import RECORD
 from kiosk.rules.cards import Card, Seat
 from kiosk.table.hand_log import Suggestion
-from kiosk.table.session import IntentRefused, TableSession
+from kiosk.table.intents import IntentRefused, Why
+from kiosk.table.session import TableSession
 from kiosk.vision.events import CardPlayed, CardReread, face
 
 Opener = Callable[..., TableSession]
@@ -37,8 +38,9 @@ def _trick_one(new_session: Opener, source: str = "cam") -> TableSession:
 def test_a_finished_tricks_card_is_not_changed_without_the_players_yes(
         new_session: Opener) -> None:
     s = _trick_one(new_session)
-    with pytest.raises(IntentRefused, match="Trick 1 is finished"):
+    with pytest.raises(IntentRefused) as refused:
         s.correct(1, "N", "TH")
+    assert refused.value.why is Why.TRICK_FINISHED and refused.value.trick == 1
     assert s.hand is not None and s.hand.plays[3] == ("N", "QS")
     assert s.corrections == []
 

@@ -12,7 +12,8 @@ from kiosk.app.demo import RECORD
 from kiosk.app.words import bid_label, bid_reason, notice_words, refused_words
 from kiosk.rules.cards import Seat
 from kiosk.table.hand_log import Suggestion
-from kiosk.table.session import IntentRefused, TableSession
+from kiosk.table.intents import IntentRefused
+from kiosk.table.session import TableSession
 from kiosk.vision.events import (
     CardPlayed,
     CardReread,
@@ -488,7 +489,7 @@ def test_undo_takes_back_bids_then_the_turn_up_then_the_dealer_and_survives_a_re
     assert again.phase == "ready" and again.hand is None
     again.start_game("E")
     assert again.hand is not None and again.hand.dealer == "E"
-    with pytest.raises(IntentRefused, match="nothing to undo"):
+    with pytest.raises(IntentRefused, match="nothing_to_undo"):
         again.journal.close()
         opened = new_session()
         opened.undo()
@@ -507,5 +508,7 @@ def test_undo_takes_back_the_bid_that_made_trump_but_not_a_played_card(
     assert s.phase == "playing"
     s.feed(CardPlayed(Seat.E, face("AS"), 1.0, 0.9))
     assert s.last_step() is None
-    with pytest.raises(IntentRefused, match="cards are already on the table"):
+    with pytest.raises(IntentRefused) as refused:
         s.undo()
+    assert refused_words(refused.value) == (
+        "There is nothing to undo: cards are already on the table.")

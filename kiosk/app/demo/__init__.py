@@ -26,8 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.rules.cards import Seat
+from kiosk.table.intents import IntentRefused
 from kiosk.table.phases import Phase
-from kiosk.table.session import IntentRefused, TableSession
+from kiosk.table.session import TableSession
 from kiosk.table.setup import TableSetup
 from kiosk.vision.events import CardPlayed, TrickCleared, TrickComplete, VisionEvent, face
 

@@ -35,9 +35,9 @@ lint: setup-dev
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict kiosk devtools
 
-# two workers, each test module kept on one of them (tests/conftest.py)
+# three workers on two cores, each test module kept on one of them (tests/conftest.py)
 test: lint
-	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder tests kiosk/rules devtools scripts/tests
+	$(BIN)/python -m pytest -n 3 --dist loadfile --no-loadscope-reorder tests kiosk/rules devtools scripts/tests
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -3,7 +3,9 @@ carried in the profile, read with ONNX Runtime, and never kept when it reads wor
 
 from __future__ import annotations
 
-from dataclasses import replace
+import contextlib
+import io
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -52,12 +54,32 @@ def layout(detector: Detector, layout_files: list[Path]) -> LabelledPhoto:
     return read_layout(detector, cv2.imread(str(layout_files[0])), "layout").photo
 
 
-@pytest.fixture(scope="module")
-def deep(detector: Detector, layout: LabelledPhoto) -> DeckProfile:
-    from kiosk.vision.decks.deep_enrolment import DeepSettings, learn_deck_deeply
+@dataclass(frozen=True)
+class Enrolled:
+    """What ``kiosk enrol --deep`` left: the profile file and the line it said."""
 
-    return learn_deck_deeply(detector, [layout], deck="club deck",
-                             settings=DeepSettings(**QUICK))  # type: ignore[arg-type]
+    path: Path
+    line: str
+    status: int
+
+
+@pytest.fixture(scope="module")
+def enrolled(layout_files: list[Path], tmp_path_factory: pytest.TempPathFactory) -> Enrolled:
+    """The deck learnt deeply once for the module, by the command a volunteer runs."""
+    from kiosk.vision.decks import deep_enrolment
+
+    out = tmp_path_factory.mktemp("deep") / "deck.npz"
+    said = io.StringIO()
+    with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stdout(said):
+        patch.setattr(deep_enrolment, "SETTINGS", deep_enrolment.DeepSettings(**QUICK))
+        status = main(["enrol", "--deep", "--layout", str(layout_files[0]), "-o", str(out),
+                       "--name", "club deck"])
+    return Enrolled(out, said.getvalue().strip(), status)
+
+
+@pytest.fixture(scope="module")
+def deep(enrolled: Enrolled) -> DeckProfile:
+    return DeckProfile.load(enrolled.path)
 
 
 def _right(detector: Detector, photo: LabelledPhoto) -> int:
@@ -125,18 +147,11 @@ def test_a_deep_profile_from_other_networks_is_refused(deep: DeckProfile,
     assert detector.deck is None
 
 
-def test_enrol_deep_from_a_layout(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                  monkeypatch: pytest.MonkeyPatch,
-                                  layout_files: list[Path]) -> None:
-    from kiosk.vision.decks import deep_enrolment
-
-    monkeypatch.setattr(deep_enrolment, "SETTINGS", deep_enrolment.DeepSettings(**QUICK))
-    image = layout_files[0]
-    out = tmp_path / "deck.npz"
-    assert main(["enrol", "--deep", "--layout", str(image), "-o", str(out)]) == 0
-    line = capsys.readouterr().out.strip()
-    assert "\n" not in line and line.endswith(f"Deep deck profile written to {out}.")
-    assert DeckProfile.load(out).deep
+def test_enrol_deep_from_a_layout(enrolled: Enrolled) -> None:
+    assert enrolled.status == 0
+    assert "\n" not in enrolled.line
+    assert enrolled.line.endswith(f"Deep deck profile written to {enrolled.path}.")
+    assert DeckProfile.load(enrolled.path).deep
 
 
 def test_a_profile_that_reads_worse_is_not_written(

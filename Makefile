@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test setup setup-dev system lint clean
+.PHONY: run test setup setup-dev system lint card-art clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,8 +35,12 @@ lint: setup-dev
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict kiosk devtools
 
+# the training decks drawn once a machine (~/.cache/kiosk; about a minute the first time)
+card-art: setup-dev
+	$(BIN)/python -m datasets.cards_art
+
 # three workers on two cores, each test module kept on one of them (tests/conftest.py)
-test: lint
+test: lint card-art
 	$(BIN)/python -m pytest -n 3 --dist loadfile --no-loadscope-reorder tests kiosk/rules devtools scripts/tests
 
 clean:

@@ -33,13 +33,15 @@ from the checkout, and a KDE deck takes minutes to render.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import functools
 import json
 import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -285,30 +287,50 @@ def _write_into_place(path: Path, write: Callable[[Path], object]) -> None:
         tmp.unlink(missing_ok=True)
 
 
+@contextlib.contextmanager
+def _drawing(path: Path) -> Iterator[None]:
+    """Held while one process draws ``path``: the others that want it wait, then read
+    the file it drew, rather than each drawing it again (a KDE deck takes up to a minute
+    of a core, and a test run's workers and the generator's all start on an empty cache
+    at once)."""
+    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    with open(path.with_name(f".{path.name}.lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 @functools.cache
 def deck_sheet(deck: str) -> np.ndarray:
     """The whole deck grid as RGBA, rendered once with rsvg-convert and cached as PNG."""
     path = CACHE_DIR / f"{deck}-{CARD_WIDTH}.png"
     if not path.exists():
-        if shutil.which("rsvg-convert") is None:
-            raise RuntimeError("rsvg-convert (librsvg2-bin) is needed to render card art")
-        CACHE_DIR.mkdir(parents=True, exist_ok=True)
-        source = deck_info(deck)
-
-        def render(tmp: Path) -> None:
-            if source.kde:
-                _render_kde_sheet(source, tmp)
-                return
-            subprocess.run(
-                ["rsvg-convert", "-w", str(CARD_WIDTH * 13), str(source.source), "-o", str(tmp)],
-                check=True,
-            )
-
-        _write_into_place(path, render)
+        with _drawing(path):
+            if not path.exists():
+                _draw_sheet(deck, path)
     image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
     if image is None or image.ndim != 3 or image.shape[2] != 4:
         raise RuntimeError(f"cannot read rendered deck {path}")
     return cv2.cvtColor(image, cv2.COLOR_BGRA2RGBA)
+
+
+def _draw_sheet(deck: str, path: Path) -> None:
+    if shutil.which("rsvg-convert") is None:
+        raise RuntimeError("rsvg-convert (librsvg2-bin) is needed to render card art")
+    source = deck_info(deck)
+
+    def render(tmp: Path) -> None:
+        if source.kde:
+            _render_kde_sheet(source, tmp)
+            return
+        subprocess.run(
+            ["rsvg-convert", "-w", str(CARD_WIDTH * 13), str(source.source), "-o", str(tmp)],
+            check=True,
+        )
+
+    _write_into_place(path, render)
 
 
 #: a KDE file's element name for each rank and suit (``1_heart``, ``10_club``, ``jack_spade``)
@@ -522,14 +544,15 @@ def index_boxes(deck: str, card: str) -> tuple[tuple[int, int, int, int], ...]:
 @functools.cache
 def _deck_index_boxes(deck: str) -> dict[str, tuple[tuple[int, int, int, int], ...]]:
     path = CACHE_DIR / f"{deck}-{CARD_WIDTH}-index-{INDEX_BOXES_VERSION}.json"
-    if path.exists():
-        stored = json.loads(path.read_text())
-        return {card: tuple(tuple(b) for b in boxes) for card, boxes in stored.items()}
-    found = {card: find_index_boxes(deck, card) for card in (*FACES, BACK)}
-    CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    stored = json.dumps({card: [list(b) for b in boxes] for card, boxes in found.items()})
-    _write_into_place(path, lambda tmp: tmp.write_text(stored))
-    return found
+    if not path.exists():
+        with _drawing(path):
+            if not path.exists():
+                found = {card: find_index_boxes(deck, card) for card in (*FACES, BACK)}
+                stored = json.dumps({card: [list(b) for b in boxes]
+                                     for card, boxes in found.items()})
+                _write_into_place(path, lambda tmp: tmp.write_text(stored))
+    stored_boxes = json.loads(path.read_text())
+    return {card: tuple(tuple(b) for b in boxes) for card, boxes in stored_boxes.items()}
 
 
 def _found_top_left(deck: str, card: str, turned: bool = False) -> tuple[int, int, int, int] | None:
@@ -621,3 +644,32 @@ def find_index_boxes(deck: str, card: str) -> tuple[tuple[int, int, int, int], .
     if deck_info(deck).four_corners:
         boxes += [(w - x2, y1, w - x1, y2), (x1, h - y2, x2, h - y1)]
     return tuple(boxes)
+
+
+def draw_every_deck(workers: int = 2) -> list[str]:
+    """Draw every installed deck's sheet and index boxes into the cache (what is there
+    already is read, not drawn again): a machine's one-time set-up, so that the first
+    test run or data generation does not spend its minutes on rsvg-convert."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    decks = [*usable_decks(), *extra_training_decks(), *held_out_decks()]
+    with ProcessPoolExecutor(workers) as pool:
+        list(pool.map(_draw_deck, decks))
+    return decks
+
+
+def _draw_deck(deck: str) -> None:
+    index_boxes(deck, BACK)  # draws the sheet first
+
+
+if __name__ == "__main__":
+    import sys
+    import time
+
+    began = time.monotonic()
+    if not card_art_installed():
+        print("No card art here (gnome-cards-data, rsvg-convert): nothing drawn.")
+        sys.exit(0)
+    drawn = draw_every_deck()
+    print(f"Card art of {len(drawn)} decks in {CACHE_DIR} "
+          f"({time.monotonic() - began:.0f} s).")

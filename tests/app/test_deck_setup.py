@@ -54,11 +54,11 @@ _LAYOUTS: dict[str, Any] = {}
 def _layout(**options):  # type: ignore[no-untyped-def]
     """The layout photo, rendered once a module for each set of options (the same seed
     draws the same picture); each test gets its own copy to change."""
-    from datasets.layouts import render_layout
+    from tests.layout_images import layout_image
 
     key = repr(sorted(options.items()))
     if key not in _LAYOUTS:
-        _LAYOUTS[key] = render_layout(DECK, 21, **options).image
+        _LAYOUTS[key] = layout_image(DECK, 21, **options)
     return _LAYOUTS[key].copy()
 
 

@@ -239,9 +239,9 @@ def layout_frame() -> Any:
 
     if "kde-standard" not in cards_art.held_out_decks() or not cards_art.card_art_installed():
         return None
-    from datasets.layouts import render_layout
+    from tests.layout_images import layout_image
 
-    return render_layout("kde-standard", 21, missing=["KD"]).image
+    return layout_image("kde-standard", 21, missing=["KD"])
 
 
 def learn_the_deck(d: Driver, camera_frame: Any) -> Iterator[float]:

@@ -48,11 +48,11 @@ def _send_photo(client: Client, data: bytes, filename: str, name: str) -> Answer
 
 def test_a_layout_photo_is_learnt_and_kept(tournament: Client, app: App,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    from datasets.layouts import render_layout
+    from tests.layout_images import layout_image
 
     monkeypatch.setattr(decks_view, "can_learn", lambda: None)
     jobs = app.deck_learning = DeckLearning(app.decks, QUICK)
-    ok, png = cv2.imencode(".png", render_layout(DECK, 7).image)
+    ok, png = cv2.imencode(".png", layout_image(DECK, 7))
     assert ok
     line = _said(_send_photo(tournament, png.tobytes(), "layout.png", "Club deck"))
     assert line.startswith("Learning 'Club deck' from the photo")

@@ -64,7 +64,7 @@ def hand_to_every_table(director: Any, deck: int) -> None:
 
 def test_one_table_learns_the_deck_and_the_director_hands_it_to_the_other(
         director: Any, tmp_path: Path) -> None:
-    from datasets.layouts import render_layout
+    from tests.layout_images import layout_image
 
     director.post_setup({"name": "Deck Day", "profile": "alberta55", "format": "round_robin",
                          "entry": "teams", "entrants": "\n".join(TEAMS)})
@@ -73,7 +73,7 @@ def test_one_table_learns_the_deck_and_the_director_hands_it_to_the_other(
     # -- table 1 lays its pack in the grid, reads it and learns it: the director has it
     first = kiosk(tmp_path / "table-1", director.url, codes[1])
     setup = first.deck_setup
-    setup.frame = render_layout(DECK, 21).image
+    setup.frame = layout_image(DECK, 21)
     setup.read()
     assert setup.learn()
     assert setup.view().status.endswith("The director has it too, to hand to the other "

@@ -38,13 +38,13 @@ def detector() -> Detector:
 @pytest.fixture(scope="module")
 def layout_files(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     """Two rendered layout photos of the deck, drawn once for the module."""
-    from datasets.layouts import render_layout
+    from tests.layout_images import layout_image
 
     folder = tmp_path_factory.mktemp("layouts")
     paths = []
     for seed in (7, 8):
         path = folder / f"layout{seed}.png"
-        cv2.imwrite(str(path), render_layout(DECK, seed).image)
+        cv2.imwrite(str(path), layout_image(DECK, seed))
         paths.append(path)
     return paths
 

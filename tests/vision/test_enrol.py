@@ -38,15 +38,15 @@ def detector() -> Detector:
 def photos(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """A complete layout, one with the nine of hearts missing and the ten of clubs
     replaced by a six, and a folder of labelled table shots, written once."""
-    from datasets.layouts import render_layout, render_table_shots, write_photo_set
+    from datasets.layouts import render_table_shots, write_photo_set
+    from tests.layout_images import layout_image
 
     folder = tmp_path_factory.mktemp("enrol")
     out = {}
     for name, options in (("complete", {}),
                           ("imperfect", {"missing": ["9H"], "swapped": {"TC": "6C"}})):
-        photo = render_layout(DECK, 7, **options)  # type: ignore[arg-type]
         out[name] = folder / f"{name}.png"
-        cv2.imwrite(str(out[name]), photo.image)
+        cv2.imwrite(str(out[name]), layout_image(DECK, 7, **options))  # type: ignore[arg-type]
     write_photo_set(render_table_shots(DECK, 3, 3), folder / "shots")
     out["shots"] = folder / "shots"
     return out

@@ -294,7 +294,9 @@ def _drawing(path: Path) -> Iterator[None]:
     of a core, and a test run's workers and the generator's all start on an empty cache
     at once)."""
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    with open(path.with_name(f".{path.name}.lock"), "a") as lock:
+    locks = CACHE_DIR.with_name(f"{CACHE_DIR.name}.locks")  # beside the cache, not in it
+    locks.mkdir(exist_ok=True)
+    with open(locks / f"{path.name}.lock", "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             yield

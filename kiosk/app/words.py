@@ -20,6 +20,7 @@ from kiosk.table.fixing import FixPreview
 from kiosk.table.hand_log import Notice, NoticeAbout
 from kiosk.table.intents import IntentRefused, Why
 from kiosk.table.referee import BidBar, BidHint, BidOption, Refusal, seat_name
+from kiosk.table.setup import MOST_MINUTES, MOST_POINTS, SetupFault
 from kiosk.table.turn_up import KittyDoubt
 from kiosk.vision import wording
 
@@ -358,7 +359,8 @@ def refused_words(refused: IntentRefused) -> str:
 
 _REFUSED_WORDS: dict[Why, Callable[[IntentRefused], str]] = {
     Why.GAME_STARTED: lambda r: "The game has started; the set-up can no longer change.",
-    Why.BAD_SETUP: lambda r: r.detail,
+    Why.BAD_SETUP: lambda r: setup_words(r.setup) if r.setup else "That set-up cannot be played.",
+    Why.UNKNOWN_RULES: lambda r: f"Unknown rules {r.detail!r}.",
     Why.NO_SETUP: lambda r: "Set up the table first.",
     Why.ALREADY_STARTED: lambda r: "The game has already started.",
     Why.UNKNOWN_SEAT: lambda r: f"Unknown seat {r.detail!r}.",
@@ -388,6 +390,18 @@ _REFUSED_WORDS: dict[Why, Callable[[IntentRefused], str]] = {
     Why.NOT_TIME_TO_BID: lambda r: "This is not the time to bid.",
     Why.NOT_NOW: lambda r: "Not now.",
 }
+
+
+def setup_words(fault: SetupFault) -> str:
+    """What to change in a set-up the table cannot play."""
+    return {
+        SetupFault.TABLE: "The table number starts at 1.",
+        SetupFault.ROUND: "The round number starts at 1.",
+        SetupFault.POINTS: f"Points to win must be between 1 and {MOST_POINTS}.",
+        SetupFault.MINUTES: f"The time limit must be between 0 (none) and {MOST_MINUTES} "
+                            "minutes.",
+        SetupFault.SAME_NAMES: "The two teams need different names.",
+    }[fault]
 
 
 def notice_words(notice: Notice) -> str:

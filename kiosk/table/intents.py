@@ -7,13 +7,15 @@ from __future__ import annotations
 from enum import StrEnum
 
 from kiosk.table.referee import BidOption, Refusal
+from kiosk.table.setup import SetupFault
 
 
 class Why(StrEnum):
     """What a refused tap ran into."""
 
     GAME_STARTED = "game_started"  #: the set-up can no longer change
-    BAD_SETUP = "bad_setup"  #: the set-up's own check said no (``detail``: its words)
+    BAD_SETUP = "bad_setup"  #: the set-up's own check said no (``setup``: its fault)
+    UNKNOWN_RULES = "unknown_rules"  #: ``detail``: the rule book asked for
     NO_SETUP = "no_setup"  #: the table is not set up yet
     ALREADY_STARTED = "already_started"  #: the first dealer was drawn already
     UNKNOWN_SEAT = "unknown_seat"  #: ``detail``: the seat as given
@@ -46,11 +48,13 @@ class IntentRefused(ValueError):
     """A tap the game cannot take now: `why`, and the facts its words need."""
 
     def __init__(self, why: Why, *, detail: str = "", trick: int | None = None,
-                 refusal: Refusal | None = None, bid: BidOption | None = None) -> None:
-        super().__init__(f"{why}: {detail or refusal or (bid and bid.bar) or trick or ''}"
+                 refusal: Refusal | None = None, bid: BidOption | None = None,
+                 setup: SetupFault | None = None) -> None:
+        super().__init__(f"{why}: {detail or refusal or (bid and bid.bar) or setup or trick or ''}"
                          .rstrip(": "))
         self.why = why
         self.detail = detail
         self.trick = trick
         self.refusal = refusal
         self.bid = bid
+        self.setup = setup

@@ -260,9 +260,10 @@ class TableSession:
             raise IntentRefused(Why.GAME_STARTED)
         try:
             checked = setup.checked()
-            referee.profile_info(checked.profile)
-        except (TableSetupError, KeyError) as problem:
-            raise IntentRefused(Why.BAD_SETUP, detail=str(problem).strip("'\"")) from None
+        except TableSetupError as problem:
+            raise IntentRefused(Why.BAD_SETUP, setup=problem.fault) from None
+        if checked.profile not in referee.profile_ids():
+            raise IntentRefused(Why.UNKNOWN_RULES, detail=checked.profile)
         self._record(SetupChosen(checked), key=f"setup:{uuid.uuid4().hex}")
 
     def start_game(self, dealer: str) -> None:

@@ -14,11 +14,31 @@ True
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
+from enum import StrEnum
 from typing import Any
+
+#: the most points a game may be played to, and the longest time limit (minutes)
+MOST_POINTS = 31
+MOST_MINUTES = 180
+
+
+class SetupFault(StrEnum):
+    """What a set-up the table cannot play gets wrong."""
+
+    TABLE = "table"  #: the table number is below 1
+    ROUND = "round"  #: the round number is below 1
+    POINTS = "points"  #: points to win outside 1 to MOST_POINTS
+    MINUTES = "minutes"  #: a time limit outside 0 (none) to MOST_MINUTES
+    SAME_NAMES = "same_names"  #: both teams have one name
 
 
 class TableSetupError(ValueError):
-    """A set-up the table cannot play; the message says what to change."""
+    """A set-up the table cannot play: its `fault` (the players' words for it are
+    kiosk.app.words')."""
+
+    def __init__(self, fault: SetupFault) -> None:
+        super().__init__(f"set-up refused: {fault}")
+        self.fault = fault
 
 
 @dataclass(frozen=True)
@@ -44,15 +64,15 @@ class TableSetup:
         s = replace(self, tournament=self.tournament.strip(), team_ns=self.team_ns.strip(),
                     team_ew=self.team_ew.strip())
         if s.table < 1:
-            raise TableSetupError("The table number starts at 1.")
+            raise TableSetupError(SetupFault.TABLE)
         if s.round < 1:
-            raise TableSetupError("The round number starts at 1.")
-        if not 1 <= s.points_to_win <= 31:
-            raise TableSetupError("Points to win must be between 1 and 31.")
-        if not 0 <= s.minutes <= 180:
-            raise TableSetupError("The time limit must be between 0 (none) and 180 minutes.")
+            raise TableSetupError(SetupFault.ROUND)
+        if not 1 <= s.points_to_win <= MOST_POINTS:
+            raise TableSetupError(SetupFault.POINTS)
+        if not 0 <= s.minutes <= MOST_MINUTES:
+            raise TableSetupError(SetupFault.MINUTES)
         if s.team_ns and s.team_ns == s.team_ew:
-            raise TableSetupError("The two teams need different names.")
+            raise TableSetupError(SetupFault.SAME_NAMES)
         return s
 
     def to_json(self) -> dict[str, Any]:

@@ -5,6 +5,8 @@ fault, seats and cards), never from the message's text."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from kiosk.app.words import refusal_words
@@ -115,3 +117,29 @@ def test_every_refusal_of_a_played_card_is_said_without_codes() -> None:
                         assert not code.search(words), words
             hand.play(hand.turn, next(c for c in EUCHRE_DECK if hand.can_play(hand.turn, c)))
     assert {PlayFault.TWICE_IN_TRICK, PlayFault.DEALT_TO, PlayFault.CARD_TWICE} <= faults
+
+
+def test_every_refused_tap_and_set_up_fault_is_said_in_words(tmp_path: Path) -> None:
+    """The session refuses with facts; each has its sentence here, and a set-up the
+    table cannot play names what to change."""
+    from kiosk.app.words import refused_words, setup_words
+    from kiosk.table.intents import IntentRefused, Why
+    from kiosk.table.session import TableSession
+    from kiosk.table.setup import SetupFault, TableSetup
+
+    for why in Why:
+        words = refused_words(IntentRefused(why, detail="Not so.", trick=1))
+        assert words[:1].isupper() or words.startswith("'"), (why, words)
+        assert words.endswith("."), (why, words)
+    assert [setup_words(f) for f in SetupFault][:2] == [
+        "The table number starts at 1.", "The round number starts at 1."]
+    session = TableSession.open(tmp_path / "table.sqlite3")
+    with pytest.raises(IntentRefused) as refused:
+        session.configure(TableSetup(tournament="", table=0, team_ns="", team_ew="",
+                                     profile="tournament", points_to_win=10, minutes=0))
+    assert refused.value.why is Why.BAD_SETUP and refused.value.setup is SetupFault.TABLE
+    assert refused_words(refused.value) == "The table number starts at 1."
+    with pytest.raises(IntentRefused) as unknown:
+        session.configure(TableSetup(tournament="", table=1, team_ns="", team_ew="",
+                                     profile="bridge", points_to_win=10, minutes=0))
+    assert refused_words(unknown.value) == "Unknown rules 'bridge'."

@@ -106,7 +106,7 @@ class Driver:
         """The widget once it is laid out: found with the same place on two frames running
         (a screen rebuilt by the last tap places its buttons over a frame or two)."""
         seen: tuple[Any, tuple[float, float]] | None = None
-        for _ in range(100):
+        for _ in range(200):  # 10 s: a busy machine's software renderer can be slow
             try:
                 widget = self.find(text, card, within)
             except (AssertionError, KeyError):

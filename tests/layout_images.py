@@ -9,6 +9,7 @@ to any of datasets/ draws them afresh.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from collections.abc import Collection, Mapping
@@ -20,6 +21,7 @@ import numpy as np
 DATASETS = Path(__file__).resolve().parents[1] / "datasets"
 
 
+@functools.cache
 def _code_digest() -> str:
     digest = hashlib.sha256()
     for path in sorted(DATASETS.glob("*.py")):

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kiosk.rules.bidding import BidFault
-from kiosk.rules.cards import Card, Seat, Team
+from kiosk.rules.cards import Card, Seat, Suit, Team
 from kiosk.rules.play import PlayFault
 from kiosk.table import referee
 from kiosk.table.fixing import FixPreview
@@ -24,7 +24,7 @@ from kiosk.table.setup import MOST_MINUTES, MOST_POINTS, SetupFault
 from kiosk.table.turn_up import KittyDoubt
 from kiosk.vision import wording
 
-SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+SUIT_NAMES = {str(suit): suit.name.lower() for suit in Suit}  # as Card.words says them
 SIDE_NAMES = {"NS": "North-South", "EW": "East-West"}
 
 SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
@@ -317,6 +317,9 @@ def bid_label(option: BidOption) -> str:
     return f"{word} alone" if option.alone else word
 
 
+_NO_SUCH_BID = "That bid is not possible now."
+
+
 def bid_reason(option: BidOption) -> str:
     """Why a bid cannot be tapped now, in plain words ('' when it can)."""
     turned_down = SUIT_NAMES.get(option.turned_down, "").capitalize()
@@ -334,7 +337,7 @@ def bid_reason(option: BidOption) -> str:
                             "side could no longer make trump.",
         BidBar.MUST_GO_ALONE: "The dealer's partner who orders it up must play alone: "
                               "tap 'Order it up alone'.",
-    }.get(option.bar, "That bid is not possible now.")
+    }.get(option.bar, _NO_SUCH_BID)
 
 
 def hint_words(hint: BidHint | None, turn_up: str | None) -> str:
@@ -368,8 +371,8 @@ _REFUSED_WORDS: dict[Why, Callable[[IntentRefused], str]] = {
     Why.NOT_A_CARD: lambda r: r.detail,
     Why.BIDDING_STARTED: lambda r: "Bidding has started; the turn-up can no longer change.",
     Why.NOBODY_TO_BID: lambda r: "Nobody is to bid now.",
-    Why.NO_SUCH_BID: lambda r: "That bid is not possible now.",
-    Why.BID_BARRED: lambda r: bid_reason(r.bid) if r.bid else "That bid is not possible now.",
+    Why.NO_SUCH_BID: lambda r: _NO_SUCH_BID,
+    Why.BID_BARRED: lambda r: bid_reason(r.bid) if r.bid else _NO_SUCH_BID,
     Why.NOTHING_TO_UNDO: lambda r: "There is nothing to undo.",
     Why.CARDS_DOWN: lambda r: "There is nothing to undo: cards are already on the table.",
     Why.NO_CARDS_YET: lambda r: "There are no cards to correct yet.",
@@ -415,7 +418,8 @@ def _need(value: str | int | None) -> str:
 
 
 def _refused(notice: Notice) -> str:
-    return refusal_words(notice.refusal) if notice.refusal is not None else notice.words
+    assert notice.refusal is not None, "a refusal's notice lacks the refusal"
+    return refusal_words(notice.refusal)
 
 
 _NOTICE_WORDS: dict[NoticeAbout, Callable[[Notice], str]] = {

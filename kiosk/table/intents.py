@@ -50,8 +50,8 @@ class IntentRefused(ValueError):
     def __init__(self, why: Why, *, detail: str = "", trick: int | None = None,
                  refusal: Refusal | None = None, bid: BidOption | None = None,
                  setup: SetupFault | None = None) -> None:
-        super().__init__(f"{why}: {detail or refusal or (bid and bid.bar) or setup or trick or ''}"
-                         .rstrip(": "))
+        about = detail or refusal or (bid and bid.bar) or setup or trick
+        super().__init__(f"{why}: {about}" if about else str(why))  # for logs
         self.why = why
         self.detail = detail
         self.trick = trick

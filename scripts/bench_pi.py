@@ -42,8 +42,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from kiosk.commands.run import DEMO_VIDEO  # noqa: E402
+from kiosk.vision.brief import HandBrief  # noqa: E402
 from kiosk.vision.cards.detector import DEFAULT_MODEL, Detector  # noqa: E402
-from kiosk.vision.pipeline import INDEX_PIXELS, FramePipeline, Play  # noqa: E402
+from kiosk.vision.pipeline import INDEX_PIXELS, FramePipeline  # noqa: E402
 
 #: YOLO11n, 640x640, ONNX with ONNX Runtime (CPU, FP32), on a Raspberry Pi 5: the
 #: "Inference time (ms/im)" of the ONNX row in Ultralytics' Raspberry Pi guide, as it
@@ -112,9 +113,8 @@ def read_demo(detector: Detector, reference: Reference, every: int = 1,
     import cv2
 
     truth = json.loads(DEMO_VIDEO.with_name("demo-hand.truth.json").read_text())
-    play = Play(leader=truth["leader"], trump=truth["trump"],
-                sitting_out=truth["sitting_out"])
-    pipeline = FramePipeline(detector, view=truth["view"], play=play,
+    brief = HandBrief.from_json({k: truth[k] for k in ("leader", "trump", "sitting_out")})
+    pipeline = FramePipeline(detector, view=truth["view"], brief=brief,
                              index_pixels=index_pixels)
     capture = cv2.VideoCapture(str(DEMO_VIDEO))
     rate = capture.get(cv2.CAP_PROP_FPS) or truth["fps"]

@@ -54,13 +54,13 @@ sys.path.insert(0, str(ROOT))
 from datasets import handvideo as hv  # noqa: E402
 from datasets.camera_pose import CameraPose, PoseError  # noqa: E402
 from devtools.oracle import OracleDetector, OracleNoise  # noqa: E402
+from kiosk.vision.brief import HandBrief  # noqa: E402
 from kiosk.vision.camera.calibration import Calibration  # noqa: E402
 from kiosk.vision.cards.detector import confidence_problem  # noqa: E402
 from kiosk.vision.events import CardPlayed, CardReread, TrickCleared  # noqa: E402
 from kiosk.vision.pipeline import (  # noqa: E402
     INDEX_PIXELS,
     READ_CONFIDENCE,
-    Play,
     load_stream,
     read_stream,
     read_video,
@@ -222,7 +222,7 @@ def model_detector(job: dict[str, Any]) -> Detector:
 def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
     truth = json.loads(Path(job["truth"]).read_text(encoding="utf-8"))
     record = truth["record"]
-    play = Play(leader=truth["leader"], trump=truth["trump"], sitting_out=truth["sitting_out"])
+    play = HandBrief.from_json({k: truth[k] for k in ("leader", "trump", "sitting_out")})
     if detector_name == "oracle":
         detector: Any = OracleDetector(truth["frames"], tuple(truth["size"]), seed=job["seed"],
                                        noise=OracleNoise.level(job["noise"]))
@@ -246,15 +246,15 @@ def read_one(job: dict[str, Any], detector_name: str) -> dict[str, Any]:
             frames = [{**f, "detections": [d for d in f["detections"]
                                            if Detection.coerce(d).confidence >= least]}
                       for f in frames]
-        reading = read_stream(frames, stream_calibration(stream), play=play)
+        reading = read_stream(frames, stream_calibration(stream), brief=play)
     elif job.get("streams"):  # no pictures: the oracle's boxes go straight to the reader
         frames = [{"t": i / truth["fps"], "detections": detector.detect()}
                   for i in range(len(truth["frames"]))]
         reading = read_stream(frames, Calibration.default(truth["view"], tuple(truth["size"])),
-                              play=play)
+                              brief=play)
     else:
         seen: list[dict[str, Any]] | None = [] if detector_name == "model" else None
-        reading = read_video(job["video"], detector, view=truth["view"], play=play,
+        reading = read_video(job["video"], detector, view=truth["view"], brief=play,
                              index_pixels=job.get("index_pixels", INDEX_PIXELS), record=seen,
                              box_confidence=job.get("box_confidence") or READ_CONFIDENCE,
                              on_frame=None if learning is None

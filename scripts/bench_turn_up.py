@@ -48,10 +48,10 @@ from datasets import handvideo as hv  # noqa: E402
 from datasets.cards_art import held_out_decks  # noqa: E402
 from datasets.kitty import add_kitty  # noqa: E402
 from devtools.oracle import OracleDetector, OracleNoise  # noqa: E402
+from kiosk.vision.brief import HandBrief  # noqa: E402
 from kiosk.vision.events import CardPlayed, KittyChange, KittySeen  # noqa: E402
 from kiosk.vision.pipeline import (  # noqa: E402
     FramePipeline,
-    Play,
     compact_box,
     load_stream,
     save_stream,
@@ -106,8 +106,8 @@ def read_hand(job: dict[str, Any]) -> dict[str, Any]:
     for i, (t, boxes) in enumerate(frames):
         if not told and t >= kitty.bidding_ends:  # the last bid is in: the contract
             told = True
-            pipeline.new_hand(Play(leader=scene.leader, trump=scene.trump,
-                                   sitting_out=scene.sitting_out))
+            pipeline.new_hand(HandBrief.from_json({"leader": scene.leader, "trump": scene.trump,
+                                                   "sitting_out": scene.sitting_out}))
         if boxes is not None:
             events += [(t, e) for e in replayed(pipeline, t, boxes)]
             continue

@@ -44,10 +44,17 @@ sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
 import bench_reader as br  # noqa: E402
 
 from devtools.oracle import OracleDetector, OracleNoise  # noqa: E402
-from kiosk.rules.cards import EUCHRE_NAMES  # noqa: E402
+from kiosk.rules.cards import (  # noqa: E402
+    EUCHRE_NAMES,  # noqa: E402
+    Card,
+    Seat,
+)
+from kiosk.rules.record import HandRecord  # noqa: E402
+from kiosk.table.referee import Play  # noqa: E402
 from kiosk.table.twins import renege_questions, twin_of  # noqa: E402
+from kiosk.vision.brief import HandBrief  # noqa: E402
 from kiosk.vision.camera.calibration import Calibration  # noqa: E402
-from kiosk.vision.pipeline import Play, load_stream, read_stream, stream_calibration  # noqa: E402
+from kiosk.vision.pipeline import load_stream, read_stream, stream_calibration  # noqa: E402
 
 #: added to a hand's seed for its swaps, so the hand, its noise and its swaps keep their
 #: own draws
@@ -82,9 +89,14 @@ def swapper(kind: str, share: float, seed: int, record: dict[str, Any]
     if kind == "systematic":
         played = sorted(p.split(":")[1] for trick in record["tricks"] for p in trick)
         always = str(rng.choice(played))
-        return (lambda name: twin_of(name) if name == always else name), always
-    return (lambda name: twin_of(name) if name in EUCHRE_NAMES and rng.random() < share
+        return (lambda name: twin_name(name) if name == always else name), always
+    return (lambda name: twin_name(name) if name in EUCHRE_NAMES and rng.random() < share
             else name), None
+
+
+def twin_name(name: str) -> str:
+    """A detector's card name read as its same-colour twin's ('JC' -> 'JS')."""
+    return str(twin_of(Card.parse(name)))
 
 
 def inject(frames: list[dict[str, Any]], read_as: Callable[[str], str]
@@ -137,9 +149,14 @@ def _saved(folder: str, job: dict[str, Any], suffix: str) -> Path:
     return found[0]
 
 
-def flat(tricks: list[list[str]]) -> list[tuple[str, str]]:
+def flat(tricks: list[list[str]]) -> list[Play]:
     """``[["N:9C", ...], ...]`` as the referee's (seat, card) plays."""
-    return [(p.split(":")[0], p.split(":")[1]) for trick in tricks for p in trick]
+    plays = []
+    for trick in tricks:
+        for play in trick:
+            seat, card = play.split(":")
+            plays.append((Seat.parse(seat), Card.parse(card)))
+    return plays
 
 
 def twin_answers(record: dict[str, Any], want: list[list[str]], tricks: list[list[str]],
@@ -147,14 +164,16 @@ def twin_answers(record: dict[str, Any], want: list[list[str]], tricks: list[lis
     """The tricks after the players answered the table's twin questions, one at a time
     (each answer may settle or raise the next), and how many they were asked."""
     asked = 0
+    deal = HandRecord.from_json(dict(record, tricks=[]))
+    told = {(trick, Seat.parse(seat)) for trick, seat in settled}
     while True:
-        questions = renege_questions(PROFILE, record["dealer"], record["turn_up"],
-                                     record["bids"], flat(tricks), settled=settled)
+        questions = renege_questions(PROFILE, deal.dealer, deal.turn_up, deal.bids,
+                                     flat(tricks), settled=told)
         if not questions:
             return tricks, asked
         q = questions[0]
-        settled.add((q.trick, q.seat))
-        tricks = br.answered(want, tricks, {(q.trick - 1, q.seat)})
+        told.add((q.trick, q.seat))
+        tricks = br.answered(want, tricks, {(q.trick - 1, str(q.seat))})
         asked += 1
 
 
@@ -164,9 +183,9 @@ def read_one(job: dict[str, Any]) -> dict[str, Any]:
     frames, calibration = recorded(job, truth)
     kind, share = job["swaps"]
     read_as, always = swapper(kind, share, job["seed"], record)
-    play = Play(leader=truth["leader"], trump=truth["trump"],
-                sitting_out=truth["sitting_out"])
-    reading = read_stream(inject(frames, read_as), calibration, play=play)
+    brief = HandBrief.from_json({"leader": truth["leader"], "trump": truth["trump"],
+                                 "sitting_out": truth["sitting_out"]})
+    reading = read_stream(inject(frames, read_as), calibration, brief=brief)
     want, got = record["tricks"], reading.tricks_json()
     asked = br.asked_seats(reading.events)
     places = br.answered_places(reading.events)

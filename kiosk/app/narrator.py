@@ -17,9 +17,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from kiosk.app.presenter import TablePresenter
-from kiosk.app.words import SUIT_NAMES, bid_words, card_words, notice_words, result_words
+from kiosk.app.words import (
+    bid_words,
+    card_words,
+    notice_words,
+    result_words,
+    seat_name,
+    suit_name,
+)
 from kiosk.table.phases import Phase
-from kiosk.table.referee import seat_name
 from kiosk.table.session import TableSession
 
 Write = Callable[[str], None]
@@ -75,7 +81,7 @@ class Narrator:
             self._say(("bid", n, i), f"  Bid: {bid_words(bid)}")
         if view.trump and view.maker and view.phase != "bidding":
             alone = ", alone" if view.alone else ""
-            self._say(("trump", n), f"  Trump is {SUIT_NAMES[view.trump]}: "
+            self._say(("trump", n), f"  Trump is {suit_name(view.trump)}: "
                                     f"{seat_name(view.maker)} made it{alone}.")
         for t, trick in enumerate(view.tricks, start=1):
             for seat, card in trick.cards:

@@ -32,13 +32,13 @@ from kiosk.app.views import (
     SetupView,
 )
 from kiosk.app.words import SIDE_NAMES, clock_text, plain
+from kiosk.rules.cards import Card, Seat
 from kiosk.table import referee
-from kiosk.table.intents import IntentRefused
+from kiosk.table.intents import IntentRefused, tapped_card
 from kiosk.table.phases import Phase
-from kiosk.table.referee import seat_name
 from kiosk.table.session import TableSession
 from kiosk.table.setup import TableSetup, default_setup
-from kiosk.vision.events import CardPlayed, VisionEvent
+from kiosk.vision.events import CardPlayed, VisionEvent, as_card
 
 #: the screen each phase of the game shows, unless the players opened another
 SCREEN_OF = {
@@ -58,7 +58,7 @@ class TablePresenter(DirectorLink):
     detector: str = ""
     message: str = ""
     overlay: str | None = None  # a screen the players opened: 'correction', 'score', ...
-    selected: tuple[int, str] | None = None
+    selected: tuple[int, Seat] | None = None
     _listeners: list[Callable[[], None]] = field(default_factory=list)
     #: what the table looked like when the Score screen was opened over the game
     _score_opened_at: tuple[Any, ...] | None = None
@@ -68,7 +68,7 @@ class TablePresenter(DirectorLink):
     voice_runner: Callable[[Sequence[str]], Any] | None = None
     #: a finished trick's card the players picked, waiting for their yes: (trick, seat,
     #: card)
-    pending_fix: tuple[int, str, str] | None = None
+    pending_fix: tuple[int, Seat, Card] | None = None
     #: the renege option tapped, waiting for the yes (its index)
     pending_renege: int | None = None
     #: the team whose agreement with the final score waits for its yes ('' none)
@@ -205,13 +205,14 @@ class TablePresenter(DirectorLink):
     def setup_view(self) -> SetupView:
         s = self.session.setup or default_setup()
         info = referee.profile_info(s.profile)
+        dealer = self.session.first_dealer
         return SetupView(
             tournament=s.tournament, table=str(s.table), round=str(s.round),
             team_ns=s.team_ns, team_ew=s.team_ew, profile=s.profile,
             profiles=tuple((p, words.profile_name(p)) for p in referee.profile_ids()),
             points_to_win=s.points_to_win, minutes=s.minutes, four_colour=s.four_colour,
             profile_notes=words.profile_notes(info),
-            first_dealer=self.session.first_dealer,
+            first_dealer=None if dealer is None else str(dealer),
             pairing=self.pairing_status(),
         )
 
@@ -335,9 +336,9 @@ class TablePresenter(DirectorLink):
         hand = self.session.hand
         if hand is None or hand.view is None or not isinstance(event, CardPlayed):
             return None
-        seat, card = str(event.seat), str(event.card)
+        seat, card = event.seat, as_card(event.card)
         for number, trick in enumerate(hand.view.tricks, start=1):
-            if any(s == seat and c == card for s, c in trick.cards):
+            if (seat, card) in trick.cards:
                 path = self.session.frame_path(hand.number, number, seat)
                 return None if path is None else str(path)
         return None
@@ -386,7 +387,7 @@ class TablePresenter(DirectorLink):
             return False
         view = self.live_view()
         if seat == next((s.seat for s in view.seats if s.sitting_out), None):
-            return self._say(f"{seat_name(seat)} sits out this hand.")
+            return self._say(f"{words.seat_name(seat)} sits out this hand.")
         self.open("correction")
         # a finished trick still on the table: the tap starts the next one (a card of the
         # finished trick changes only through Fix a card, with the players' yes)
@@ -422,18 +423,22 @@ class TablePresenter(DirectorLink):
         self.message = ""
         self._changed()
 
-    def select_slot(self, trick: int, seat: str) -> None:
-        self.selected = (trick, seat)
+    def select_slot(self, trick: int, seat: Seat | str) -> None:
+        self.selected = (trick, seat if isinstance(seat, Seat) else Seat.parse(seat))
         self.pending_fix = None
         self.message = ""
         self._changed()
 
-    def pick_card(self, card: str) -> bool:
+    def pick_card(self, tapped: Card | str) -> bool:
         if self.selected is None:
             self.message = "First tap the card to fix, or an empty place."
             self._changed()
             return False
         trick, seat = self.selected
+        try:
+            card = tapped_card(tapped)
+        except IntentRefused as refused:
+            return self._say(plain(words.refused_words(refused)))
         if self.session.fix_needs_yes(trick, seat, card):
             # a finished trick: what the change does is said first, for a yes or a no
             problem = self.session.fix_preview(trick, seat, card).problem
@@ -449,7 +454,7 @@ class TablePresenter(DirectorLink):
             self._changed()
         return ok
 
-    def _next_place(self) -> tuple[int, str] | None:
+    def _next_place(self) -> tuple[int, Seat] | None:
         """After a card is tapped in, the place of the seat to play next (cards tapped in
         one after another), or none."""
         hand = self.session.hand

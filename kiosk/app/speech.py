@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from kiosk.app.twin_question import SUIT_ORDER
+from kiosk.app.twin_question import twin_pair
 from kiosk.app.voice import Voice, VoiceSettings, espeak_available
 from kiosk.app.words import notice_words, plain
 from kiosk.rules.cards import Card, Seat
@@ -110,10 +110,10 @@ class Speech:
             for t, trick in enumerate(view.tricks, start=1):
                 for seat, card in trick.cards:
                     self._speak(("card", n, t, seat, card),
-                                f"{w.seats[seat]}, {w.card(card)}.")
+                                f"{w.seats[str(seat)]}, {w.card(str(card))}.")
                 if trick.winner is not None:
-                    self._speak(("won", n, t), w.trick_to.format(n=t,
-                                                                 seat=w.seats[trick.winner]))
+                    self._speak(("won", n, t), w.trick_to.format(
+                        n=t, seat=w.seats[str(trick.winner)]))
             for notice in s.notices:
                 if notice.hand == n:
                     self._speak(("notice", notice.seq),
@@ -121,13 +121,13 @@ class Speech:
             asked = hand.suggestion if hand.suggestion is not None and hand.suggestion.twin \
                 else None
             if asked is not None:  # a renege is never said before its cards are settled
-                a, b = sorted((asked.was, asked.card), key=lambda c: SUIT_ORDER.index(c[1]))
+                a, b = twin_pair(asked)
                 self._speak(("twin", n, asked.trick, asked.seat), w.twin.format(
-                    seat=w.seats[asked.seat], n=asked.trick, a=w.card(a), b=w.card(b)),
-                    alert=True)
+                    seat=w.seats[str(asked.seat)], n=asked.trick, a=w.card(str(a)),
+                    b=w.card(str(b))), alert=True)
             elif view.renege is not None:
                 self._speak(("renege", n), w.renege.format(
-                    seat=w.seats[str(Seat.parse(view.renege.seat))]), alert=True)
+                    seat=w.seats[str(view.renege.seat)]), alert=True)
         for d in s.markers.open():  # the players' 5s and the kiosk's score differ
             self._speak(("fives", d.seq, str(d.side)), w.fives.format(
                 team=teams[str(d.side)], fives=d.fives, kiosk=min(d.kiosk, 10)), alert=True)

@@ -25,13 +25,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from kiosk.app.words import card_words
+from kiosk.rules.cards import Card, Suit
 from kiosk.table.hand_log import Suggestion
-from kiosk.table.referee import seat_name
+from kiosk.table.intents import IntentRefused, tapped_card
 from kiosk.table.twins import enrolled_pack
 
 #: the order the two cards stand in, whichever the camera read: clubs before spades,
 #: diamonds before hearts (the camera's read is not put first, nor said to be it)
-SUIT_ORDER = "CDHS"
+SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
+
+
+def twin_pair(s: Suggestion) -> tuple[Card, Card]:
+    """The two cards of a twin question in the order they are offered (`SUIT_ORDER`)."""
+    first, second = sorted((s.was, s.card), key=lambda c: SUIT_ORDER.index(c.suit))
+    return first, second
 
 
 @dataclass(frozen=True)
@@ -53,17 +60,17 @@ class TwinView:
 def twin_view(s: Suggestion) -> TwinView:
     """The question for the table's twin question ``s`` (``s.was`` the card the record
     holds, ``s.card`` its same-colour twin)."""
-    who = seat_name(s.seat)
-    pair = sorted((s.was, s.card), key=lambda c: SUIT_ORDER.index(c[1]))
-    choices = tuple(TwinChoice(c, card_words(c).capitalize()) for c in pair)
+    who = s.seat.words
+    pair = twin_pair(s)
+    choices = tuple(TwinChoice(str(c), card_words(c).capitalize()) for c in pair)
     return TwinView(
         headline=f"Which card did {who} play in trick {s.trick}?",
         question=f"The {card_words(pair[0])} or the {card_words(pair[1])}?",
         detail=f"A renege depends on this card. Look at {who}'s card and tap the same one.",
-        choices=choices, trick=s.trick, seat=s.seat)
+        choices=choices, trick=s.trick, seat=str(s.seat))
 
 
-def deck_pack(detector: Any) -> frozenset[str] | None:
+def deck_pack(detector: Any) -> frozenset[Card] | None:
     """The cards the deck the detector reads with holds, where its profile knows them
     (kiosk.table.twins.enrolled_pack): the table's twin check takes them as evidence."""
     deck = getattr(detector, "deck", None)
@@ -90,10 +97,14 @@ class TwinCheck:
         s = self.asked()
         return twin_view(s) if s is not None else None
 
-    def answer(self, card: str) -> bool:
+    def answer(self, tapped: Card | str) -> bool:
         """The players tapped ``card``: it is the card on the table. One tap answers;
         the next question, the renege or the game follows."""
         s = self.asked()
+        try:
+            card = tapped_card(tapped)
+        except IntentRefused:
+            return False
         if s is None or card not in (s.was, s.card):
             return False
         if card == s.was:  # as the record holds it: kept, never asked again
@@ -101,4 +112,4 @@ class TwinCheck:
         return self.do(lambda: self.session.correct(s.trick, s.seat, card, confirmed=True))
 
 
-__all__ = ["TwinCheck", "TwinChoice", "TwinView", "deck_pack", "twin_view"]
+__all__ = ["TwinCheck", "TwinChoice", "TwinView", "deck_pack", "twin_pair", "twin_view"]

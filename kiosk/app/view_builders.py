@@ -20,11 +20,11 @@ from kiosk.app.views import (
     ScoreView,
     SeatView,
 )
-from kiosk.app.words import SIDE_NAMES, SUIT_NAMES, SUIT_SYMBOLS, card_words, plain
-from kiosk.rules.cards import Seat
+from kiosk.app.words import SIDE_NAMES, SUIT_SYMBOLS, card_words, plain, seat_name, suit_name
+from kiosk.rules.cards import Card, Seat
 from kiosk.table import fixing, referee
 from kiosk.table.phases import Phase
-from kiosk.table.referee import BidBar, BidHint, seat_name
+from kiosk.table.referee import BidBar, BidHint
 from kiosk.table.turn_up import kitty_doubt
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ def bidding_view(p: TablePresenter) -> BiddingView:
                     for i, o in enumerate(options))
     history = tuple(words.bid_words(b) for b in hand.bids)
     # the reasons, each once; a shared screen says whose side, never 'your side'
-    side = p.teams()[str(Seat.parse(view.to_bid).team)] if view.to_bid else ""
+    side = p.teams()[str(view.to_bid.team)] if view.to_bid else ""
     reasons = [_short_reason(o).replace("Your side", side).replace("your side", side)
                for o in options if not o.allowed]
     explain = " ".join(dict.fromkeys(r for r in reasons if r))
@@ -65,7 +65,7 @@ def bidding_view(p: TablePresenter) -> BiddingView:
         title = f"{to_bid} to bid"
     return BiddingView(
         title=title, dealer=f"{seat_name(hand.dealer)} dealt",
-        turn_up=view.turn_up,
+        turn_up=None if view.turn_up is None else str(view.turn_up),
         turn_up_words=card_words(view.turn_up) if view.turn_up else "not seen yet",
         round=view.bidding_round, buttons=buttons, history=history, explain=explain,
         hint=hint, teams=p.teams(), scores=session.scores,
@@ -94,17 +94,13 @@ def live_view(p: TablePresenter) -> LiveView:
     view = hand.view
     current = view.tricks[-1] if view.tricks else None
     done = sum(1 for t in view.tricks if t.winner is not None)
-    on_table: dict[str, str] = {}
+    on_table: dict[Seat, Card] = {}
     won_by = ""
     if current is not None and (current.winner is None or hand.cleared < done):
         on_table = dict(current.cards)  # an open trick, or a full one not yet raked in
         if current.winner is not None:
             won_by = f"Trick {done} to {seat_name(current.winner)}"
-    seats = tuple(
-        SeatView(seat=s, name=seat_name(s), card=on_table.get(s) or hand.pending.get(s),
-                 on_turn=view.to_play == s, sitting_out=view.sitting_out == s)
-        for s in (str(seat) for seat in Seat)
-    )
+    seats = tuple(_seat_view(s, on_table.get(s) or hand.pending.get(s), view) for s in Seat)
     if session.phase == Phase.HAND_OVER:
         title = "Hand over"
     elif won_by:
@@ -113,7 +109,8 @@ def live_view(p: TablePresenter) -> LiveView:
         title = f"{seat_name(view.to_play)} to play"
     else:
         title = "Waiting for the cards"
-    trump = f"Trump: {SUIT_NAMES[view.trump]} {SUIT_SYMBOLS[view.trump]}" if view.trump else ""
+    trump = (f"Trump: {suit_name(view.trump)} {SUIT_SYMBOLS[str(view.trump)]}" if view.trump
+             else "")
     contract = ""
     if view.maker:
         contract = f"{seat_name(view.maker)} made it" + (" and plays alone" if view.alone
@@ -129,7 +126,7 @@ def live_view(p: TablePresenter) -> LiveView:
                     tricks=dict(view.tricks_won), teams=p.teams(),
                     trick_number=min(5, view.trick_number), notices=notices,
                     scores=session.scores, clock=p.clock(), won_by=won_by,
-                    camera=p.camera, trump_suit=view.trump or "",
+                    camera=p.camera, trump_suit=str(view.trump or ""),
                     director_called=hand.director_called,
                     turn=seat_name(view.to_play) if view.to_play and not won_by else "",
                     undo=words.undo_words(session.last_step()),
@@ -137,6 +134,11 @@ def live_view(p: TablePresenter) -> LiveView:
                     current_trick=trick_to_tap(view, won_by),
                     ask=_suggestion_words(p), camera_note=p.camera_note(),
                     ask_note=_ask_note(p))
+
+
+def _seat_view(seat: Seat, card: Card | None, view: referee.HandView) -> SeatView:
+    return SeatView(seat=str(seat), name=seat.words, card=None if card is None else str(card),
+                    on_turn=view.to_play is seat, sitting_out=view.sitting_out is seat)
 
 
 def _ask_note(p: TablePresenter) -> str:
@@ -176,14 +178,14 @@ def renege_view(p: TablePresenter) -> RenegeView:
     r = hand.view.renege
     assert r is not None
     who = seat_name(r.seat)
-    led = SUIT_NAMES.get(r.led_suit or "", "the suit led")
+    led = suit_name(r.led_suit) or "the suit led"
     story = [f"In trick {r.trick}, {led} were led and {who} played "
              + (f"the {card_words(r.failed_card)}." if r.failed_card else "another suit.")]
     if r.proof_card:
         story.append(f"In trick {r.proven_at}, {who} played the {card_words(r.proof_card)}: "
                      f"{who} still had {led} and did not follow suit.")
     teams = p.teams()
-    offended = Seat.parse(r.seat).team.other  # the side that did not renege chooses
+    offended = r.seat.team.other  # the side that did not renege chooses
     found = session.renege_options()
     options = tuple(ButtonView(words.renege_option_words(o.choice, o.points, teams,
                                                          offended), True, "", i)
@@ -198,7 +200,9 @@ def renege_view(p: TablePresenter) -> RenegeView:
     if p.pending_renege is not None and p.pending_renege < len(options):
         confirm = options[p.pending_renege].label
     return RenegeView(headline=f"Renege: {who} did not follow suit", story=tuple(story),
-                      failed_card=r.failed_card, proof_card=r.proof_card, trick=r.trick,
+                      failed_card=None if r.failed_card is None else str(r.failed_card),
+                      proof_card=None if r.proof_card is None else str(r.proof_card),
+                      trick=r.trick,
                       proven_at=r.proven_at, frames=frames, options=options,
                       director_called=hand.director_called, chooser=chooser,
                       confirm=confirm)
@@ -217,12 +221,12 @@ def correction_view(p: TablePresenter) -> CorrectionView:
     rows = []
     for number, trick in enumerate(hand.view.tricks, start=1):
         cards = dict(trick.cards)
-        rows.append((number, tuple((s, cards.get(s)) for s in (str(x) for x in Seat)
-                                   if s != hand.view.sitting_out)))
+        rows.append((number, tuple((str(s), _code(cards.get(s))) for s in Seat
+                                   if s is not hand.view.sitting_out)))
     if hand.view.to_play and (not rows or all(c for _s, c in rows[-1][1])):
         number = len(rows) + 1
         rows.append((number, tuple((str(s), None) for s in Seat
-                                   if str(s) != hand.view.sitting_out)))
+                                   if s is not hand.view.sitting_out)))
     if p.selected:
         t, s = p.selected
         if fixing.card_in(hand, t, s) is None:
@@ -246,8 +250,13 @@ def correction_view(p: TablePresenter) -> CorrectionView:
         question = words.fix_words(p.session.fix_preview(*p.pending_fix))
     fix = p.session.last_fix()
     undo = words.undo_fix_words(fix.trick, fix.seat, fix.was) if fix and fix.was else ""
-    return CorrectionView(rows=tuple(rows), selected=p.selected, prompt=prompt,
+    selected = None if p.selected is None else (p.selected[0], str(p.selected[1]))
+    return CorrectionView(rows=tuple(rows), selected=selected, prompt=prompt,
                           log=log[-4:], question=question, undo=undo)
+
+
+def _code(card: Card | None) -> str | None:
+    return None if card is None else str(card)
 
 
 def score_view(p: TablePresenter) -> ScoreView:

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
-from kiosk.rules.bidding import BidFault
+from kiosk.rules.bidding import Bid, BidFault, Call
 from kiosk.rules.cards import Card, Seat, Suit, Team
 from kiosk.rules.play import PlayFault
 from kiosk.table import referee
+from kiosk.table.entries import BidSpoken, GameStarted, TurnUpSeen
 from kiosk.table.fixing import FixPreview
 from kiosk.table.hand_log import Notice, NoticeAbout
 from kiosk.table.intents import IntentRefused, Why
-from kiosk.table.referee import BidBar, BidHint, BidOption, Refusal, seat_name
+from kiosk.table.referee import BidBar, BidHint, BidOption, Refusal
 from kiosk.table.setup import MOST_MINUTES, MOST_POINTS, SetupFault
 from kiosk.table.turn_up import KittyDoubt
 from kiosk.vision import wording
@@ -31,14 +31,28 @@ SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 RANK_LABELS = {"T": "10"}
 
 
-def card_label(card: str) -> str:
+def card_label(card: Card | str) -> str:
     """`TH` -> `10♥`: the short form drawn on a card face (never in running text)."""
-    return f"{RANK_LABELS.get(card[0], card[0])}{SUIT_SYMBOLS[card[1]]}"
+    code = str(card)
+    return f"{RANK_LABELS.get(code[0], code[0])}{SUIT_SYMBOLS[code[1]]}"
 
 
-def card_words(card: str) -> str:
-    """`TH` -> 'ten of hearts' (for sentences)."""
-    return referee.card_words(card)
+card_words = wording.card_words
+
+
+def seat_name(seat: Seat | str | None) -> str:
+    """A seat by name ('E' -> 'East', from `Seat.words`); what is no seat as it is."""
+    if isinstance(seat, Seat):
+        return seat.words
+    try:
+        return Seat.parse(str(seat)).words
+    except ValueError:
+        return str(seat)
+
+
+def suit_name(suit: Suit | None) -> str:
+    """A suit in a sentence ('hearts'); '' for none."""
+    return "" if suit is None else SUIT_NAMES[str(suit)]
 
 
 _CARD_CODE = re.compile(r"\b(?:the )?([9TJQKA])([CDHS])\b")
@@ -67,49 +81,47 @@ def clock_text(seconds: float) -> str:
 
 #: a bid as the history says it, and as the Undo button takes it back
 _BID_FORMS = {
-    "pass": ("{who}: pass", "Undo {who}'s pass"),
-    "order": ("{who}: order it up{alone}", "Undo: {who} ordered it up{alone}"),
-    "name": ("{who}: {suit}{alone}", "Undo: {who} named {suit}{alone}"),
+    Call.PASS: ("{who}: pass", "Undo {who}'s pass"),
+    Call.ORDER: ("{who}: order it up{alone}", "Undo: {who} ordered it up{alone}"),
+    Call.NAME: ("{who}: {suit}{alone}", "Undo: {who} named {suit}{alone}"),
 }
 
 
-def _bid_text(bid: dict[str, Any], form: int) -> str:
-    return _BID_FORMS[bid["call"]][form].format(
-        who=seat_name(bid["seat"]), alone=" alone" if bid.get("alone") else "",
-        suit=SUIT_NAMES.get(str(bid.get("suit")), ""))
+def _bid_text(bid: Bid, form: int) -> str:
+    return _BID_FORMS[bid.call][form].format(
+        who=bid.seat.words, alone=" alone" if bid.alone else "", suit=suit_name(bid.suit))
 
 
-def bid_words(bid: dict[str, Any]) -> str:
+def bid_words(bid: Bid) -> str:
     """One bid as the history shows it: 'West: order it up alone'."""
     return _bid_text(bid, 0)
 
 
-def undo_words(step: tuple[str, dict[str, Any]] | None) -> str:
+def undo_words(step: GameStarted | TurnUpSeen | BidSpoken | None) -> str:
     """What the Undo button takes back, on the button itself ('' when nothing)."""
     if step is None:
         return ""
-    kind, data = step
-    if kind == "start":
-        return f"Undo: {seat_name(data['dealer'])} deals"
-    if kind == "turn_up":
-        return "Not this card" if data.get("source") == "camera" else "Undo the turn-up"
-    return _bid_text(data, 1)
+    if isinstance(step, GameStarted):
+        return f"Undo: {step.dealer.words} deals"
+    if isinstance(step, TurnUpSeen):
+        return "Not this card" if step.source == "camera" else "Undo the turn-up"
+    return _bid_text(step.bid, 1)
 
 
-def camera_turn_up_words(card: str) -> str:
+def camera_turn_up_words(card: Card) -> str:
     """The turn-up the camera read, put to the players: their first bid agrees with it.
 
-    >>> camera_turn_up_words("9H")
+    >>> camera_turn_up_words(Card.parse("9H"))
     "Turn-up: nine of hearts. Right? Then just bid. If not, tap 'Not this card'."
     """
     return f"Turn-up: {card_words(card)}. Right? Then just bid. If not, tap 'Not this card'."
 
 
-def kitty_doubt_words(doubt: KittyDoubt, dealer: str) -> str:
+def kitty_doubt_words(doubt: KittyDoubt, dealer: Seat) -> str:
     """What the camera saw of the turn-up, against the bids tapped, as a question with
     what to do (short: it shares the live screen's notice box).
 
-    >>> kitty_doubt_words(KittyDoubt(seen="taken"), "N")
+    >>> kitty_doubt_words(KittyDoubt(seen="taken"), Seat.N)
     'The camera saw North pick up the turn-up. Was it ordered up? If so, tap Undo.'
     """
     return (f"The camera saw {seat_name(dealer)} pick up the turn-up. Was it ordered up? "
@@ -191,7 +203,7 @@ def fix_words(preview: FixPreview) -> str:
     return " ".join(parts)
 
 
-def undo_fix_words(trick: int, seat: str, was: str) -> str:
+def undo_fix_words(trick: int, seat: Seat, was: Card) -> str:
     """The Undo button after a fix of a finished trick's card: short, to fit a small
     screen's column (the correction screen's log says which card it was)."""
     return "Undo the change"
@@ -308,12 +320,12 @@ def _bid_refusal(r: Refusal, fault: BidFault) -> str:
 def bid_label(option: BidOption) -> str:
     """A bid's button: 'Pass', 'Order it up' ('Pick it up' for the dealer), 'Hearts
     alone'."""
-    if option.call == "pass":
+    if option.call is Call.PASS:
         return "Pass"
-    if option.call == "order":
+    if option.call is Call.ORDER:
         word = "Pick it up" if option.by_dealer else "Order it up"
     else:
-        word = SUIT_NAMES[str(option.suit)].capitalize()
+        word = suit_name(option.suit).capitalize()
     return f"{word} alone" if option.alone else word
 
 
@@ -322,7 +334,7 @@ _NO_SUCH_BID = "That bid is not possible now."
 
 def bid_reason(option: BidOption) -> str:
     """Why a bid cannot be tapped now, in plain words ('' when it can)."""
-    turned_down = SUIT_NAMES.get(option.turned_down, "").capitalize()
+    turned_down = suit_name(option.turned_down).capitalize()
     if option.bar is None:
         return ""
     if option.bar is BidBar.REFUSED and option.refusal is not None:
@@ -340,11 +352,11 @@ def bid_reason(option: BidOption) -> str:
     }.get(option.bar, _NO_SUCH_BID)
 
 
-def hint_words(hint: BidHint | None, turn_up: str | None) -> str:
+def hint_words(hint: BidHint | None, turn_up: Card | None) -> str:
     """A reminder for the bidder the camera cannot check ('' for none)."""
     if hint is None or turn_up is None:
         return ""
-    suit = SUIT_NAMES[turn_up[-1]]
+    suit = suit_name(turn_up.suit)
     if hint is BidHint.NATURAL_TRUMP:
         return (f"The dealer may pick it up only with a natural {suit[:-1]} in hand "
                 "(the left bower does not count).")
@@ -412,7 +424,7 @@ def notice_words(notice: Notice) -> str:
     return _NOTICE_WORDS[notice.about](notice)
 
 
-def _need(value: str | int | None) -> str:
+def _need(value: Seat | Card | str | int | None) -> str:
     assert value is not None, "a notice lacks a fact its words need"
     return str(value)
 
@@ -429,10 +441,11 @@ _NOTICE_WORDS: dict[NoticeAbout, Callable[[Notice], str]] = {
     NoticeAbout.UNNAMED: lambda n: wording.unnamed_card(_need(n.seat)),
     NoticeAbout.READ_AGAIN: lambda n: wording.read_again(_need(n.seat), _need(n.card),
                                                          _need(n.other)),
-    NoticeAbout.BEFORE_LEAD: lambda n: wording.before_the_lead(_need(n.seat), _need(n.other)),
+    NoticeAbout.BEFORE_LEAD: lambda n: wording.before_the_lead(_need(n.seat), _need(n.leader)),
     NoticeAbout.REREAD_REFUSED: lambda n: wording.reread_refused(
         _need(n.seat), int(_need(n.trick)), _need(n.card), _refused(n)),
 }
 
 
-__all__ = ["SIDE_NAMES", "SUIT_NAMES", "card_label", "card_words", "plain", "seat_name"]
+__all__ = ["SIDE_NAMES", "SUIT_NAMES", "card_label", "card_words", "plain", "seat_name",
+           "suit_name"]

@@ -117,9 +117,9 @@ OtherDetector = Callable[[Path, argparse.Namespace], Any]
 
 def run(args: argparse.Namespace, others: Mapping[str, OtherDetector] | None = None) -> int:
     """Read the video; ``others``: detectors by name beside the model (devtools')."""
+    from kiosk.vision.brief import HandBrief
     from kiosk.vision.camera.calibration import Calibration, CalibrationError
     from kiosk.vision.pipeline import (
-        Play,
         load_stream,
         read_stream,
         read_video,
@@ -141,7 +141,9 @@ def run(args: argparse.Namespace, others: Mapping[str, OtherDetector] | None = N
     from kiosk.commands.common import profile_from
 
     profile = profile_from(args.rules)
-    play = Play.from_contract(dealer, trump, maker, args.alone)
+    dealt_by = None if dealer is None else Seat.parse(dealer)
+    brief = HandBrief.from_contract(dealt_by, None if trump is None else Suit.parse(trump),
+                                    None if maker is None else Seat.parse(maker), args.alone)
     calibration = None
     if args.calibration:
         try:
@@ -155,14 +157,14 @@ def run(args: argparse.Namespace, others: Mapping[str, OtherDetector] | None = N
         except (OSError, ValueError) as problem:
             raise UsageError(f"cannot read detections {args.detections}: {problem}") from None
         reading = read_stream(stream["frames"], calibration or stream_calibration(stream),
-                              play=play)
+                              brief=brief)
     else:
         if not video.is_file():
             raise UsageError(f"cannot open video {video}: no such file")
         detector = _detector(args.detector, video, args, load_deck(args.deck), others or {})
         seen: list[dict[str, Any]] | None = [] if args.save_detections else None
         reading = read_video(video, detector, calibration=calibration, view=args.view,
-                             play=play, record=seen, dealer=dealer)
+                             brief=brief, record=seen, dealer=dealt_by)
         if seen is not None:
             _save_stream(args.save_detections, video, args.view, reading.calibration, seen)
     tricks = reading.tricks_json()

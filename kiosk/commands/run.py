@@ -321,7 +321,7 @@ def _feed(session: Any, presenter: Any, capture: Any, source: str, video: str | 
     reader: Any = null_reader
     follower = None
     if choice is not None and choice.detector is not None:
-        from kiosk.vision.pipeline import FramePipeline, Play
+        from kiosk.vision.pipeline import FramePipeline
 
         calibration = None if hold else _saved_calibration(session)  # the demo finds its mat
         pipeline = FramePipeline(choice.detector, calibration=calibration,
@@ -329,7 +329,6 @@ def _feed(session: Any, presenter: Any, capture: Any, source: str, video: str | 
         view = _view_of(video, calibration)
         follower = HandFollower(
             pipeline,
-            Play.from_context,
             rebuild=lambda cal: FramePipeline(choice.detector, calibration=cal, view=view),
             learning=_learning_in_play(session, choice.detector, learn))
         reader = follower

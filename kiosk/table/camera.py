@@ -4,7 +4,7 @@ Why here: the vision pipeline (kiosk.vision.pipeline.FramePipeline) turns
 frames into events but knows nothing of bidding; it must be told, when each
 hand's bidding ends, who leads, what is trump and who sits out. The table
 session knows that. `HandFollower` carries it across: the UI thread calls
-`follow(session.reader_context())` after every change, the frame thread
+`follow(session.hand_brief())` after every change, the frame thread
 applies it before the next frame, and only once per hand (telling the
 reader of a new hand mid-hand would make it forget the cards on the table):
 the deal as bidding begins (the reader watches the dealer's kitty for the
@@ -29,11 +29,12 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from kiosk.rules.cards import EUCHRE_NAMES
+from kiosk.vision.brief import HandBrief
 from kiosk.vision.events import VisionEvent
 
 if TYPE_CHECKING:
@@ -166,17 +167,16 @@ def _sample_recall(model: Any, video: str | Path, truth: Path) -> float | None:
 class HandFollower:
     """`reader(frame, t)` for the feed: the pipeline, told of each hand as bidding ends."""
 
-    def __init__(self, pipeline: Any, make_play: Callable[[dict[str, Any]], Any],
-                 rebuild: Callable[[Any], Any] | None = None, learning: Any = None) -> None:
+    def __init__(self, pipeline: Any, rebuild: Callable[[Any], Any] | None = None,
+                 learning: Any = None) -> None:
         """`rebuild(calibration)` makes a new pipeline when the table is calibrated again;
         `learning` (kiosk.table.deck_learning.TableDeckLearning) is shown each frame of a
         hand in play, and swaps in a profile it adopted between frames."""
         self.pipeline = pipeline
-        self.make_play = make_play
         self.rebuild = rebuild
         self.learning = learning
         self._lock = threading.Lock()
-        self._context: dict[str, Any] | None = None
+        self._brief: HandBrief | None = None
         self._calibration: Any = None
         self._told: int | None = None  # the hand the pipeline was last told of
         self._dealt: int | None = None  # the hand whose deal the pipeline was last told of
@@ -189,27 +189,27 @@ class HandFollower:
         with self._lock:
             self._calibration = calibration
 
-    def follow(self, context: dict[str, Any]) -> None:
-        """The session's `reader_context()` (UI thread): remembered for the next frame."""
+    def follow(self, brief: HandBrief) -> None:
+        """The session's `hand_brief()` (UI thread): remembered for the next frame."""
         with self._lock:
-            self._context = dict(context)
+            self._brief = brief
 
     def __call__(self, frame: Any, t: float) -> Iterable[VisionEvent]:
         with self._lock:
-            context, calibration, self._calibration = self._context, self._calibration, None
+            brief, calibration, self._calibration = self._brief, self._calibration, None
         if calibration is not None and self.rebuild is not None:
             self.pipeline = self.rebuild(calibration)
             self._told = self._dealt = None  # the new pipeline must hear of the hand again
-        if (context is not None and context.get("dealer") and not context.get("leader")
-                and context["hand"] != self._dealt and hasattr(self.pipeline, "new_deal")):
+        if (brief is not None and brief.dealer is not None and brief.leader is None
+                and brief.hand != self._dealt and hasattr(self.pipeline, "new_deal")):
             # bidding: the reader watches the dealer's kitty for the turn-up
-            self._dealt = context["hand"]
-            self.pipeline.new_deal(context["dealer"])
-        if context is not None and context.get("leader") and context["hand"] != self._told:
-            self._told = context["hand"]
-            self.pipeline.new_hand(self.make_play(context))
-        if context is not None:  # cards are played in this hand (not bid, not over)
-            self._in_play = bool(context.get("leader")) and context["hand"] == self._told
+            self._dealt = brief.hand
+            self.pipeline.new_deal(brief.dealer)
+        if brief is not None and brief.leader is not None and brief.hand != self._told:
+            self._told = brief.hand
+            self.pipeline.new_hand(brief)
+        if brief is not None:  # cards are played in this hand (not bid, not over)
+            self._in_play = brief.leader is not None and brief.hand == self._told
         if self.learning is not None:
             self.learning.adopt()
         events: list[VisionEvent] = self.pipeline(frame, t)
@@ -243,15 +243,15 @@ class CameraLink:
         session.subscribe(lambda _s: self.update())
 
     def update(self) -> None:
-        context = self.session.reader_context()
+        brief = self.session.hand_brief()
         view = self.session.hand.view if self.session.hand is not None else None
-        if self.from_start and context.get("leader") and view is not None and view.tricks:
-            context["leader"] = view.tricks[0].leader
+        if self.from_start and brief.leader is not None and view is not None and view.tricks:
+            brief = replace(brief, leader=view.tricks[0].leader)
         if self.follower is not None:
-            self.follower.follow(context)
+            self.follower.follow(brief)
             if self.follower.learning is not None:
                 self.follower.learning.follow(self.session)
-        hand: int | None = context.get("hand")
+        hand = brief.hand
         if self.feed.held and self.session.phase == "playing" and hand is not None:
             self._filmed.add(hand)
             self.feed.release()

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.rules.cards import Card
+from kiosk.table.hand_log import Correction
 from kiosk.vision.decks.deck_profile import DeckProfile, ProfileError
 from kiosk.vision.decks.play_learning import FEWEST_CARDS, PlayLearning, origin_of
 
@@ -44,14 +45,14 @@ def accepted_cards(record: dict[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
-def corrected_cards(corrections: Iterable[Any], hand: int) -> list[tuple[str, str]]:
+def corrected_cards(corrections: Iterable[Correction], hand: int) -> list[tuple[str, str]]:
     """(seat, card) of the names before and after each correction the players made in
     hand ``hand``: a card the camera missed and the players added had no name before,
     and one they confirmed kept its name; neither is a correction."""
     out = []
     for c in corrections:
         if c.hand == hand and c.was is not None and c.was != c.card:
-            out += [(c.seat, c.was), (c.seat, c.card)]
+            out += [(str(c.seat), str(c.was)), (str(c.seat), str(c.card))]
     return out
 
 

@@ -7,7 +7,7 @@ The JSON of each is the payload the journal has always kept under its kind (``bi
 ``vision``, ``markers`` ...): journals written before these types replay unchanged
 (tests/table/test_old_journals.py).
 
->>> bid = BidSpoken(hand=1, seat=Seat.E, call="name", alone=False, suit="S")
+>>> bid = BidSpoken(hand=1, bid=Bid(Seat.E, Call.NAME, Suit.SPADES))
 >>> bid.to_json()
 {'hand': 1, 'seat': 'E', 'call': 'name', 'alone': False, 'suit': 'S'}
 >>> read_entry("bid", bid.to_json()) == bid
@@ -22,7 +22,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
-from kiosk.rules.cards import Card, Seat, Team
+from kiosk.rules.bidding import Bid, Call
+from kiosk.rules.cards import Card, Seat, Suit, Team
 from kiosk.table.setup import TableSetup
 from kiosk.vision.events import JsonObject, VisionEvent, event_from_json
 
@@ -93,33 +94,27 @@ class TurnUpSeen:
 
 @dataclass(frozen=True)
 class BidSpoken:
-    """The seat on turn spoke (``bid``): ``pass``, ``order`` or ``name`` a ``suit``."""
+    """The seat on turn spoke (``bid``): ``pass``, ``order`` or ``name`` a suit."""
 
     hand: int
-    seat: Seat
-    call: str
-    alone: bool = False
-    suit: str | None = None
+    bid: Bid
     kind: ClassVar[str] = "bid"
 
     def to_json(self) -> JsonObject:
-        data: JsonObject = {"hand": self.hand, "seat": str(self.seat), "call": self.call,
-                            "alone": self.alone}
-        if self.suit is not None:
-            data["suit"] = self.suit
-        return data
-
-    def as_seen(self) -> dict[str, object]:
-        """The bid as the hand's log keeps it (kiosk.table.referee reads it)."""
-        data = self.to_json()
-        del data["hand"]
+        bid = self.bid
+        data: JsonObject = {"hand": self.hand, "seat": str(bid.seat), "call": bid.call.value,
+                            "alone": bid.alone}
+        if bid.suit is not None:
+            data["suit"] = str(bid.suit)
         return data
 
     @classmethod
     def from_json(cls, data: JsonObject) -> BidSpoken:
         suit = data.get("suit")
-        return cls(_int(data, "hand"), _seat(data), str(data["call"]),
-                   bool(data.get("alone", False)), None if suit is None else str(suit))
+        return cls(_int(data, "hand"),
+                   Bid(_seat(data), Call(str(data["call"])),
+                       None if suit is None else Suit.parse(str(suit)),
+                       bool(data.get("alone", False))))
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kiosk.rules.cards import Card, Seat
 from kiosk.table import referee
 from kiosk.table.hand_log import Correction, HandLog, Suggestion, corrected_plays
 
@@ -27,16 +28,16 @@ class FixPreview:
     """What one fixed card would change, as facts (the app words them)."""
 
     trick: int
-    seat: str
-    was: str | None  # None: the card is added
-    card: str
+    seat: Seat
+    was: Card | None  # None: the card is added
+    card: Card
     #: (trick, winner before, winner after) for each finished trick whose winner changes
-    winners: tuple[tuple[int, str | None, str | None], ...]
+    winners: tuple[tuple[int, Seat, Seat | None], ...]
     tricks_before: dict[str, int]
     tricks_after: dict[str, int]
     #: the renege the hand shows before and after: (seat, trick) or None
-    renege_before: tuple[str, int] | None
-    renege_after: tuple[str, int] | None
+    renege_before: tuple[Seat, int] | None
+    renege_after: tuple[Seat, int] | None
     problem: referee.Refusal | None  # the rules refuse the change (said, and not made)
 
 
@@ -47,7 +48,7 @@ def is_finished(hand: HandLog, trick: int) -> bool:
                 and view.tricks[trick - 1].winner is not None)
 
 
-def card_in(hand: HandLog, trick: int, seat: str) -> str | None:
+def card_in(hand: HandLog, trick: int, seat: Seat) -> Card | None:
     """The card the record holds for `seat` in `trick` (None: none yet)."""
     view = hand.view
     if view is None or not 1 <= trick <= len(view.tricks):
@@ -55,7 +56,7 @@ def card_in(hand: HandLog, trick: int, seat: str) -> str | None:
     return dict(view.tricks[trick - 1].cards).get(seat)
 
 
-def preview(profile: str, hand: HandLog, trick: int, seat: str, card: str) -> FixPreview:
+def preview(profile: str, hand: HandLog, trick: int, seat: Seat, card: Card) -> FixPreview:
     """What changing (or adding) `seat`'s card in `trick` to `card` would do."""
     before = hand.view
     assert before is not None
@@ -69,7 +70,7 @@ def preview(profile: str, hand: HandLog, trick: int, seat: str, card: str) -> Fi
         if old_winner is not None and old_winner != new_winner:
             winners.append((number, old_winner, new_winner))
 
-    def renege_of(view: referee.HandView) -> tuple[str, int] | None:
+    def renege_of(view: referee.HandView) -> tuple[Seat, int] | None:
         return None if view.renege is None else (view.renege.seat, view.renege.trick)
 
     return FixPreview(trick=trick, seat=seat, was=was, card=card, winners=tuple(winners),
@@ -79,7 +80,7 @@ def preview(profile: str, hand: HandLog, trick: int, seat: str, card: str) -> Fi
                       problem=after.problem)
 
 
-def refusal(profile: str, hand: HandLog, trick: int, seat: str, card: str
+def refusal(profile: str, hand: HandLog, trick: int, seat: Seat, card: Card
             ) -> referee.Refusal | None:
     """What the rules say against setting `seat`'s card in `trick` to `card` (None: the
     hand, replayed with it, stands)."""

@@ -55,15 +55,15 @@ def _set_up(table: TableSession, event: SetupChosen, entry: Entry) -> None:
 
 def _started(table: TableSession, event: GameStarted, entry: Entry) -> None:
     table.started_at = entry.wall
-    table.first_dealer = str(event.dealer)
-    hand_keeping.new_hand(table, 1, str(event.dealer))
+    table.first_dealer = event.dealer
+    hand_keeping.new_hand(table, 1, event.dealer)
     table.undoable.append((entry.seq, entry.kind))
 
 
 def _turned_up(table: TableSession, event: TurnUpSeen, entry: Entry) -> None:
     if is_current(table, event.hand):
         assert table.hand is not None
-        table.hand.turn_up = str(event.card)
+        table.hand.turn_up = event.card
         table.hand.turn_up_source = event.source
         hand_keeping.rebuild(table)
         table.undoable.append((entry.seq, entry.kind))
@@ -72,7 +72,7 @@ def _turned_up(table: TableSession, event: TurnUpSeen, entry: Entry) -> None:
 def _bid(table: TableSession, event: BidSpoken, entry: Entry) -> None:
     if is_current(table, event.hand):
         assert table.hand is not None
-        table.hand.bids.append(event.as_seen())
+        table.hand.bids.append(event.bid)
         hand_keeping.rebuild(table)
         table.undoable.append((entry.seq, entry.kind))
 

@@ -30,7 +30,7 @@ def is_current(table: TableSession, hand: int) -> bool:
     return table.hand is not None and hand == table.hand.number
 
 
-def new_hand(table: TableSession, number: int, dealer: str) -> None:
+def new_hand(table: TableSession, number: int, dealer: Seat) -> None:
     """Deal hand ``number`` by ``dealer``: nothing seen yet, nothing to undo."""
     table.hand = HandLog(number=number, dealer=dealer)
     table.undoable = []
@@ -50,7 +50,7 @@ def finish_hand(table: TableSession, deal_next: bool = True) -> None:
                                        record=hand.view.record, result=result,
                                        points=points))
     if deal_next:
-        new_hand(table, hand.number + 1, str(Seat.parse(hand.dealer).left))
+        new_hand(table, hand.number + 1, hand.dealer.left)
     else:
         table.hand = None
 
@@ -95,7 +95,7 @@ def apply_correction(table: TableSession, fix: CardFixed, seq: int) -> None:
     answers the camera's question about it, and releases a card held back for that."""
     hand = table.hand
     assert hand is not None
-    trick, seat, card = fix.trick, str(fix.seat), str(fix.card)
+    trick, seat, card = fix.trick, fix.seat, fix.card
     hand.plays, hand.pending, was = corrected_plays(hand, trick, seat, card)
     table.corrections.append(Correction(hand=hand.number, trick=trick, seat=seat,
                                         was=was, card=card, seq=seq, undo_of=fix.undo_of))

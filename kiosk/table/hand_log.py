@@ -7,7 +7,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from kiosk.rules.bidding import Bid
+from kiosk.rules.cards import Card, Seat
 from kiosk.table import referee
+from kiosk.table.referee import Play
 
 
 @dataclass
@@ -15,14 +18,14 @@ class HandLog:
     """What was seen and tapped during one hand; the referee turns it into a game."""
 
     number: int
-    dealer: str
-    turn_up: str | None = None
+    dealer: Seat
+    turn_up: Card | None = None
     turn_up_source: str = ""  #: 'camera' when the camera read it, else who tapped it
     #: what the camera saw become of the turn-up: 'taken', 'turned_down' ('' not seen)
     kitty_seen: str = ""
-    bids: list[dict[str, Any]] = field(default_factory=list)
-    plays: list[tuple[str, str]] = field(default_factory=list)  # (seat, card) in play order
-    pending: dict[str, str] = field(default_factory=dict)  # seen before that seat's turn
+    bids: list[Bid] = field(default_factory=list)
+    plays: list[Play] = field(default_factory=list)  # in play order
+    pending: dict[Seat, Card] = field(default_factory=dict)  # seen before that seat's turn
     renege_choice: str | None = None
     director_called: bool = False
     cleared: int = 0  # completed tricks the camera saw pushed away
@@ -32,11 +35,11 @@ class HandLog:
     changed_at: int = 0
     #: (trick, seat) -> the card the players set there (fixed, or kept against the
     #: camera): it outranks every later camera read of that card
-    fixed: dict[tuple[int, str], str] = field(default_factory=dict)
+    fixed: dict[tuple[int, Seat], Card] = field(default_factory=dict)
     #: the camera's second thought about a card of a finished trick, put to the players
     suggestion: Suggestion | None = None
     #: a camera read of a later card that waits on the players' answer to `suggestion`
-    held_back: tuple[str, str] | None = None
+    held_back: Play | None = None
 
 
 @dataclass(frozen=True)
@@ -45,9 +48,9 @@ class Suggestion:
     applied by itself (kiosk.table.fixing)."""
 
     trick: int
-    seat: str
-    card: str  # what the camera reads now
-    was: str  # what the record holds
+    seat: Seat
+    card: Card  # what the camera reads now
+    was: Card  # what the record holds
     #: the table's own question, not the camera's: a renege hangs on this card, and would
     #: vanish were it its same-colour twin (``card``; kiosk.table.twins)
     twin: bool = False
@@ -56,7 +59,7 @@ class Suggestion:
 @dataclass(frozen=True)
 class FinishedHand:
     number: int
-    dealer: str
+    dealer: Seat
     record: dict[str, Any]
     result: dict[str, Any]
     points: dict[str, int]
@@ -66,12 +69,18 @@ class FinishedHand:
 class Correction:
     hand: int
     trick: int
-    seat: str
-    was: str | None
-    card: str
+    seat: Seat
+    was: Card | None
+    card: Card
     seq: int
     #: the seq of the fix this one takes back (0: a fix of its own)
     undo_of: int = 0
+
+    def to_json(self) -> dict[str, object]:
+        """As the director's result lists it (CONTRACTS: ``corrections``)."""
+        return {"hand": self.hand, "trick": self.trick, "seat": str(self.seat),
+                "was": None if self.was is None else str(self.was), "card": str(self.card),
+                "seq": self.seq, "undo_of": self.undo_of}
 
 
 class NoticeAbout(StrEnum):
@@ -80,7 +89,7 @@ class NoticeAbout(StrEnum):
     READER = "reader"  #: the reader's own warning (``words``: its message)
     UNNAMED = "unnamed"  #: something in front of ``seat`` the camera cannot name
     READ_AGAIN = "read_again"  #: ``seat``'s card in the open trick read as ``card``, not ``other``
-    BEFORE_LEAD = "before_lead"  #: ``seat``'s card came before ``other`` (a seat) led
+    BEFORE_LEAD = "before_lead"  #: ``seat``'s card came before ``leader`` led
     REFUSED = "refused"  #: a card seen that the rules refuse (``refusal``: why)
     #: ``seat``'s card in ``trick`` read as ``card`` now, which the rules refuse (``refusal``)
     REREAD_REFUSED = "reread_refused"
@@ -92,27 +101,28 @@ class Notice:
     or refused); kiosk.app.words.notice_words says it."""
 
     about: NoticeAbout
-    seat: str | None
+    seat: Seat | None
     seq: int
     hand: int
     kind: str = ""  #: the reader's warning kind ('camera_moved', ...), '' for the session's
-    card: str | None = None
-    other: str | None = None
+    card: Card | None = None
+    other: Card | None = None  #: the card the record held (READ_AGAIN)
+    leader: Seat | None = None  #: the seat to lead (BEFORE_LEAD)
     trick: int | None = None
     words: str = ""  #: the reader's message (READER)
     #: what the rules refuse (REFUSED, REREAD_REFUSED)
     refusal: referee.Refusal | None = None
 
 
-def corrected_plays(hand: HandLog, trick: int, seat: str, card: str
-                    ) -> tuple[list[tuple[str, str]], dict[str, str], str | None]:
+def corrected_plays(hand: HandLog, trick: int, seat: Seat, card: Card
+                    ) -> tuple[list[Play], dict[Seat, Card], Card | None]:
     """The hand's plays and early sightings with one card fixed (or added), and the card
     it replaced (None: the card was added)."""
     assert hand.view is not None
     plays = list(hand.plays)
     pending = dict(hand.pending)
     index = referee.play_index(hand.view, trick, seat)
-    was: str | None = None
+    was: Card | None = None
     if index is not None:
         was = plays[index][1]
         plays[index] = (seat, card)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from kiosk.rules.cards import Card, Seat
 from kiosk.table import fixing, referee
 from kiosk.table.hand_log import HandLog, Notice, NoticeAbout, Suggestion
 from kiosk.table.phases import Phase
@@ -50,20 +51,20 @@ class CameraIntake:
     def __init__(self, table: IntakeTable) -> None:
         self._table = table
 
-    def _notice(self, about: NoticeAbout, seat: str | None, seq: int, *, kind: str = "",
-                card: str | None = None, other: str | None = None, trick: int | None = None,
-                words: str = "", refusal: referee.Refusal | None = None) -> None:
+    def _notice(self, about: NoticeAbout, seat: Seat | None, seq: int, *, kind: str = "",
+                card: Card | None = None, other: Card | None = None,
+                leader: Seat | None = None, trick: int | None = None, words: str = "",
+                refusal: referee.Refusal | None = None) -> None:
         hand = self._table.hand
         self._table.add_notice(Notice(about, seat, seq, hand.number if hand else 0, kind=kind,
-                                      card=card, other=other, trick=trick, words=words,
-                                      refusal=refusal))
+                                      card=card, other=other, leader=leader, trick=trick,
+                                      words=words, refusal=refusal))
 
     def take(self, event: VisionEvent, seq: int) -> None:
         """Fold one camera event (journal entry ``seq``) into the hand."""
         hand = self._table.hand
         if isinstance(event, ReaderWarning):
-            seat = None if event.seat is None else str(event.seat)
-            self._notice(NoticeAbout.READER, seat, seq, kind=str(event.kind),
+            self._notice(NoticeAbout.READER, event.seat, seq, kind=str(event.kind),
                          words=event.message)
             return
         if hand is None or hand.view is None:
@@ -87,12 +88,11 @@ class CameraIntake:
         hand = self._table.hand
         assert hand is not None and hand.view is not None
         view = hand.view
-        seat = str(event.seat)
-        seen = as_card(event.card)
-        if seen is None or not seen.is_euchre:
+        seat = event.seat
+        card = as_card(event.card)
+        if card is None or not card.is_euchre:
             self._notice(NoticeAbout.UNNAMED, seat, seq)
             return
-        card = str(seen)
         if view.phase == "bidding":
             if not hand.bids and hand.turn_up is None and seat == hand.dealer:
                 # Before any bid, a card at the dealer's place is the turn-up.
@@ -116,14 +116,14 @@ class CameraIntake:
             return
         trick_empty = not view.tricks or view.tricks[-1].winner is not None
         if view.to_play != seat and trick_empty and not hand.pending:
-            self._notice(NoticeAbout.BEFORE_LEAD, seat, seq, other=view.to_play)
+            self._notice(NoticeAbout.BEFORE_LEAD, seat, seq, leader=view.to_play)
         problem = referee.check_play(view, seat, card)
         if problem:
             self._notice(NoticeAbout.REFUSED, seat, seq, refusal=problem)
             return
         self._play_seen(seat, card, seq)
 
-    def _replaced_in_trick(self, seat: str, card: str, seq: int) -> bool:
+    def _replaced_in_trick(self, seat: Seat, card: Card, seq: int) -> bool:
         """The reader's rule: a later card for a seat that already played in the trick on
         the table replaces the earlier one (taken back, or misread), but never a card the
         players set, nor one of a finished trick (asked instead). False: `seat` has no card
@@ -149,7 +149,7 @@ class CameraIntake:
         self._table.rebuild_hand()
         return True
 
-    def _play_seen(self, seat: str, card: str, seq: int) -> None:
+    def _play_seen(self, seat: Seat, card: Card, seq: int) -> None:
         """A card the camera saw, which the rules take: played, or waiting for its turn."""
         hand = self._table.hand
         assert hand is not None and hand.view is not None
@@ -177,12 +177,11 @@ class CameraIntake:
         turned down) is kept, to be weighed against the bids (kiosk.table.turn_up)."""
         hand = self._table.hand
         assert hand is not None and hand.view is not None
-        if str(event.seat) != hand.dealer:
+        if event.seat is not hand.dealer:
             return  # another hand's kitty
-        seen = as_card(event.card)
-        if seen is None or not seen.is_euchre:
+        card = as_card(event.card)
+        if card is None or not card.is_euchre:
             return
-        card = str(seen)
         if event.change == KittyChange.SHOWN:
             if (hand.view.phase == "bidding" and not hand.bids
                     and hand.turn_up_source in ("", "camera") and hand.turn_up != card):
@@ -203,10 +202,9 @@ class CameraIntake:
         assert hand is not None and hand.view is not None
         if self._table.phase not in (Phase.PLAYING, Phase.RENEGE):
             return
-        seen, seen_before = as_card(event.card), as_card(event.was)
-        if seen is None or seen_before is None or not (seen.is_euchre and seen_before.is_euchre):
+        card, was, seat = as_card(event.card), as_card(event.was), event.seat
+        if card is None or was is None or not (card.is_euchre and was.is_euchre):
             return
-        card, was, seat = str(seen), str(seen_before), str(event.seat)
         index = referee.play_index(hand.view, event.trick, seat)
         if index is None or hand.plays[index] != (seat, was):
             return
@@ -227,7 +225,7 @@ class CameraIntake:
         hand.changed_at = seq
         self._table.rebuild_hand()
 
-    def _outranked(self, trick: int, seat: str, card: str, was: str, seq: int) -> bool:
+    def _outranked(self, trick: int, seat: Seat, card: Card, was: Card, seq: int) -> bool:
         """A camera read of `seat`'s card in `trick` (the record holds `was`) that must not
         change the record by itself: the players set that card (the read is dropped), or
         the trick is finished (the read is put to the players)."""
@@ -247,7 +245,7 @@ class CameraIntake:
             hand.suggestion = suggestion
             hand.changed_at = seq  # the screen asks: older notices make way
 
-    def _visible_play(self, seat: str) -> int | None:
+    def _visible_play(self, seat: Seat) -> int | None:
         """Where `seat`'s card in the trick still on the table sits in `plays`."""
         hand = self._table.hand
         assert hand is not None and hand.view is not None

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from kiosk.table.referee import BidOption, Refusal
+from kiosk.rules.cards import Card, Seat
+from kiosk.table.referee import BidOption, Refusal, euchre_card
 from kiosk.table.setup import SetupFault
 
 
@@ -58,3 +59,21 @@ class IntentRefused(ValueError):
         self.refusal = refusal
         self.bid = bid
         self.setup = setup
+
+
+def tapped_card(card: Card | str) -> Card:
+    """The card a tap names (``jh``, ``10H``, a `Card`), or the tap refused: no euchre card."""
+    try:
+        return euchre_card(card)
+    except ValueError as problem:
+        raise IntentRefused(Why.NOT_A_CARD, detail=str(problem)) from None
+
+
+def tapped_seat(seat: Seat | str) -> Seat:
+    """The seat a tap names (``E``, a `Seat`), or the tap refused: no seat."""
+    if isinstance(seat, Seat):
+        return seat
+    try:
+        return Seat.parse(seat)
+    except ValueError:
+        raise IntentRefused(Why.UNKNOWN_SEAT, detail=seat) from None

@@ -32,28 +32,16 @@ from kiosk.rules.tricks import effective_suit
 DEFAULT_PROFILE = "tournament"
 
 
-def seat_name(seat: Seat | str | None) -> str:
-    """A seat by name ('E' -> 'East', from `Seat.words`); what is no seat as it is."""
+def euchre_card(token: Card | str) -> Card:
+    """The card a tap or a camera names (`jh` -> JH); a card outside the euchre pack or a
+    bad token raises ValueError."""
     try:
-        return Seat.parse(str(seat)).words
-    except ValueError:
-        return str(seat)
-
-
-def normalize_card(token: str) -> str:
-    """`jh` -> `JH`; a card outside the euchre pack or a bad token raises ValueError."""
-    try:
-        card = Card.parse(token)
+        card = token if isinstance(token, Card) else Card.parse(token)
     except CardParseError as problem:
         raise ValueError(str(problem)) from None
     if not card.is_euchre:
         raise ValueError(f"{card} is not in a euchre pack (9 to ace only)")
-    return str(card)
-
-
-def card_words(token: str) -> str:
-    """`TH` -> 'ten of hearts': a card in a sentence a player reads."""
-    return Card.parse(token).words
+    return card
 
 
 @dataclass(frozen=True)
@@ -109,39 +97,43 @@ class BidHint(StrEnum):
     TURNED_DOWN = "turned_down"  #: round two: the turn-up's suit cannot be trump
 
 
+#: A card a seat played, in play order.
+Play = tuple[Seat, Card]
+
+
 @dataclass(frozen=True)
 class TrickView:
-    leader: str
-    cards: tuple[tuple[str, str], ...]  # (seat, card) in play order
-    winner: str | None  # None while the trick is open
+    leader: Seat
+    cards: tuple[Play, ...]
+    winner: Seat | None  # None while the trick is open
 
 
 @dataclass(frozen=True)
 class ProvenRenege:
     """A proven failure to follow suit, with the cards that show it."""
 
-    seat: str
+    seat: Seat
     trick: int  # 1-based trick where the seat failed to follow
     proven_at: int  # 1-based trick whose play proves it
-    led_suit: str | None
-    failed_card: str | None  # what the seat played instead of following
-    proof_card: str | None  # the card of the led suit it had (played later)
+    led_suit: Suit | None
+    failed_card: Card | None  # what the seat played instead of following
+    proof_card: Card | None  # the card of the led suit it had (played later)
 
 
 @dataclass(frozen=True)
 class HandView:
     """One hand as the engine sees it, for the screens."""
 
-    dealer: str
-    turn_up: str | None
+    dealer: Seat
+    turn_up: Card | None
     phase: str  # 'bidding', 'playing', 'over'
     bidding_round: int = 1
-    to_bid: str | None = None
-    trump: str | None = None
-    maker: str | None = None
+    to_bid: Seat | None = None
+    trump: Suit | None = None
+    maker: Seat | None = None
     alone: bool = False
-    sitting_out: str | None = None
-    to_play: str | None = None
+    sitting_out: Seat | None = None
+    to_play: Seat | None = None
     tricks: tuple[TrickView, ...] = ()
     tricks_won: dict[str, int] = field(default_factory=lambda: {"NS": 0, "EW": 0})
     renege: ProvenRenege | None = None
@@ -166,14 +158,14 @@ class BidOption:
     """One button of the bidding screen: a bid the seat on turn could make, and if it
     cannot, why (`bar`, with the engine's `refusal` where the engine said no)."""
 
-    call: str  # 'pass', 'order', 'name'
-    suit: str | None
+    call: Call
+    suit: Suit | None
     alone: bool
     allowed: bool
     bar: BidBar | None = None
     refusal: Refusal | None = None
     by_dealer: bool = False  #: the seat on turn deals (round one's order is a pick-up)
-    turned_down: str = ""  #: the turn-up's suit, which some bars are about
+    turned_down: Suit | None = None  #: the turn-up's suit, which some bars are about
 
 
 @dataclass(frozen=True)
@@ -192,7 +184,7 @@ class ProfileInfo:
     rules: RuleProfile
 
 
-def play_index(view: HandView, trick: int, seat: str) -> int | None:
+def play_index(view: HandView, trick: int, seat: Seat) -> int | None:
     """Where (trick, seat)'s card sits in the flat list of plays, if played."""
     index = 0
     for number, t in enumerate(view.tricks, start=1):
@@ -239,51 +231,40 @@ def _profile(profile: str | RuleProfile) -> RuleProfile:
     return profile if isinstance(profile, RuleProfile) else get_profile(profile)
 
 
-def _bid(data: dict[str, Any]) -> Bid:
-    suit = data.get("suit")
-    return Bid(Seat.parse(data["seat"]), Call(data["call"]),
-               None if suit is None else Suit.parse(suit), bool(data.get("alone", False)))
-
-
-def replay(profile: str, dealer: str, turn_up: str | None, bids: Sequence[dict[str, Any]],
-           plays: Sequence[tuple[str, str]], renege_choice: str | None = None) -> HandView:
+def replay(profile: str, dealer: Seat, turn_up: Card | None, bids: Sequence[Bid],
+           plays: Sequence[Play], renege_choice: str | None = None) -> HandView:
     """Rebuild one hand from what was seen, through the rules engine."""
     rules = _profile(profile)
-    dealer_seat = Seat.parse(dealer)
     if turn_up is None:
-        return HandView(dealer=dealer, turn_up=None, phase="bidding",
-                        to_bid=str(dealer_seat.left))
-    state = HandState(rules, dealer_seat, Card.parse(turn_up))
+        return HandView(dealer=dealer, turn_up=None, phase="bidding", to_bid=dealer.left)
+    state = HandState(rules, dealer, turn_up)
     problem: Refusal | None = None
-    for data in bids:
+    for bid in bids:
         try:
-            state.bid(_bid(data))
+            state.bid(bid)
         except (IllegalBidError, ValueError) as refused:  # recorded under other rules
             problem = Refusal.of(refused)
     if state.contract is None and not state.is_over:
         return HandView(dealer=dealer, turn_up=turn_up, phase="bidding",
-                        bidding_round=state.auction.round,
-                        to_bid=None if state.turn is None else str(state.turn),
+                        bidding_round=state.auction.round, to_bid=state.turn,
                         hint=_bid_hint(rules, state), state=state, problem=problem)
     for seat, card in plays:
         try:
-            state.play(Seat.parse(seat), Card.parse(card))
+            state.play(seat, card)
         except IllegalPlayError as refused:
             problem = Refusal.of(refused)
     return _view(rules, dealer, turn_up, state, problem, renege_choice)
 
 
-def _view(rules: RuleProfile, dealer: str, turn_up: str, state: HandState,
+def _view(rules: RuleProfile, dealer: Seat, turn_up: Card, state: HandState,
           problem: Refusal | None, choice: str | None) -> HandView:
     from kiosk.rules.scoring import score_state
 
     contract = state.contract
-    tricks = [TrickView(leader=str(t.plays[0][0]),
-                        cards=tuple((str(s), str(c)) for s, c in t.plays), winner=str(t.winner))
+    tricks = [TrickView(leader=t.plays[0][0], cards=tuple(t.plays), winner=t.winner)
               for t in state.tricks]
     if state.current:
-        tricks.append(TrickView(leader=str(state.current[0][0]),
-                                cards=tuple((str(s), str(c)) for s, c in state.current),
+        tricks.append(TrickView(leader=state.current[0][0], cards=tuple(state.current),
                                 winner=None))
     reneges = state.reneges
     renege = _proven_renege(state, reneges[0]) if reneges else None
@@ -302,12 +283,11 @@ def _view(rules: RuleProfile, dealer: str, turn_up: str, state: HandState,
     return HandView(
         dealer=dealer, turn_up=turn_up, phase="over" if state.is_over else "playing",
         bidding_round=state.auction.round,
-        trump=None if contract is None else str(contract.trump),
-        maker=None if contract is None else str(contract.maker),
+        trump=None if contract is None else contract.trump,
+        maker=None if contract is None else contract.maker,
         alone=bool(contract and contract.alone),
-        sitting_out=None if contract is None or contract.sitting_out is None
-        else str(contract.sitting_out),
-        to_play=None if state.turn is None or state.is_over else str(state.turn),
+        sitting_out=None if contract is None else contract.sitting_out,
+        to_play=None if state.is_over else state.turn,
         tricks=tuple(tricks), tricks_won=state.tricks_won(), renege=renege, result=result,
         record=record, needs_choice=bool(result and result.get("penalty_options")),
         problem=problem, state=state, penalty_now=penalty_now,
@@ -327,10 +307,8 @@ def _proven_renege(state: HandState, proof: RenegeProof) -> ProvenRenege:
     led = None if lead is None else effective_suit(lead, contract.trump)
     failed = by_trick.get(proof.trick, {}).get(proof.seat)
     proof_card = by_trick.get(proof.proven_at, {}).get(proof.seat)
-    return ProvenRenege(seat=str(proof.seat), trick=proof.trick, proven_at=proof.proven_at,
-                      led_suit=None if led is None else str(led),
-                      failed_card=None if failed is None else str(failed),
-                      proof_card=None if proof_card is None else str(proof_card))
+    return ProvenRenege(seat=proof.seat, trick=proof.trick, proven_at=proof.proven_at,
+                        led_suit=led, failed_card=failed, proof_card=proof_card)
 
 
 def _bid_hint(rules: RuleProfile, state: HandState) -> BidHint | None:
@@ -360,10 +338,8 @@ def bid_options(profile: str, view: HandView) -> list[BidOption]:
 
 def _option(state: HandState, bid: Bid) -> BidOption:
     def option(bar: BidBar | None = None, refusal: Refusal | None = None) -> BidOption:
-        return BidOption(bid.call.value, None if bid.suit is None else str(bid.suit),
-                         bid.alone, bar is None, bar, refusal,
-                         by_dealer=bid.seat is state.dealer,
-                         turned_down=str(state.turn_up.suit))
+        return BidOption(bid.call, bid.suit, bid.alone, bar is None, bar, refusal,
+                         by_dealer=bid.seat is state.dealer, turned_down=state.turn_up.suit)
 
     if not state.can_bid(bid):
         if bid.call is Call.PASS:
@@ -386,13 +362,13 @@ def _option(state: HandState, bid: Bid) -> BidOption:
     return option()
 
 
-def check_play(view: HandView, seat: str, card: str) -> Refusal | None:
+def check_play(view: HandView, seat: Seat, card: Card) -> Refusal | None:
     """What the engine says against this card from this seat now, or None."""
     state = view.state
     if state is None:
         return Refusal(play=PlayFault.BEFORE_TRUMP, message="trump is not made yet")
     try:
-        state.verify_play(Seat.parse(seat), Card.parse(card))
+        state.verify_play(seat, card)
     except IllegalPlayError as refused:
         return Refusal.of(refused)
     return None
@@ -457,7 +433,7 @@ def points_for(view: HandView, choice: str | None) -> dict[str, int]:
     return dict(points) if points is not None else {"NS": 0, "EW": 0}
 
 
-def check_bid(profile: str, view: HandView, call: str, suit: str | None,
+def check_bid(profile: str, view: HandView, call: Call, suit: Suit | None,
               alone: bool) -> BidOption | None:
     """The seat on turn's option for this bid (allowed or barred), or None: no such
     bid now."""

@@ -35,7 +35,7 @@ def game_result(session: TableSession) -> dict[str, Any]:
                   for h in session.finished],
         "time_up": session.ended_by_time(),
         "reneges": renege_reports(session),
-        "corrections": [c.__dict__ for c in session.corrections],
+        "corrections": [c.to_json() for c in session.corrections],
     } | marker_reports(session)
 
 
@@ -103,7 +103,7 @@ def frames(session: TableSession, hand: int, proof: dict[str, Any]) -> list[dict
     found = []
     for label, trick in (("failed to follow", proof["trick"]),
                          ("the proof", proof["proven_at"])):
-        path = session.frame_path(hand, trick, proof["seat"])
+        path = session.frame_path(hand, trick, Seat.parse(str(proof["seat"])))
         if path is not None and path.is_file() and path.stat().st_size < FRAME_LIMIT:
             data = base64.b64encode(path.read_bytes()).decode()
             found.append({"label": f"trick {trick}: {label}",

@@ -34,7 +34,8 @@ from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any
 
-from kiosk.rules.cards import Card, Seat, Team
+from kiosk.rules.bidding import Bid, Call
+from kiosk.rules.cards import Card, Seat, Suit, Team
 from kiosk.table import (
     egn_file,
     fixing,
@@ -66,13 +67,14 @@ from kiosk.table.entries import (
 )
 from kiosk.table.hand_log import Correction, FinishedHand, HandLog, Notice
 from kiosk.table.intake import CameraIntake
-from kiosk.table.intents import IntentRefused, Why
+from kiosk.table.intents import IntentRefused, Why, tapped_card, tapped_seat
 from kiosk.table.journal import Entry, Journal
 from kiosk.table.markers import MarkerBook
 from kiosk.table.outbox import Outbox
 from kiosk.table.phases import Phase
 from kiosk.table.setup import TableSetup, TableSetupError
 from kiosk.table.standing import SIDES
+from kiosk.vision.brief import HandBrief
 from kiosk.vision.events import VisionEvent
 
 
@@ -88,7 +90,7 @@ class TableSession:
         self.frames_dir = None if frames_dir is None else Path(frames_dir)
         #: the cards the table's deck holds, where its deck profile knows them (the app
         #: sets it: kiosk.table.twins.enrolled_pack); the pack is evidence for a twin
-        self.deck_pack: Callable[[], Collection[str] | None] = lambda: None
+        self.deck_pack: Callable[[], Collection[Card] | None] = lambda: None
         self._listeners: list[Callable[[TableSession], None]] = []
         self.camera = CameraIntake(self)  # takes the reader's events into the hand
         #: 1 for the journal's first game, one more after each `new_game`
@@ -127,7 +129,7 @@ class TableSession:
         """The state before the game's first entry (a replay, or the next game)."""
         self.setup: TableSetup | None = None
         self.started_at: float | None = None
-        self.first_dealer: str | None = None
+        self.first_dealer: Seat | None = None
         self.finished: list[FinishedHand] = []
         self.hand: HandLog | None = None
         self.game_ended = False
@@ -222,14 +224,14 @@ class TableSession:
         hand = self.hand
         return hand is not None and hand.view is not None and self.phase == Phase.PLAYING
 
-    def fix_needs_yes(self, trick: int, seat: str, card: str) -> bool:
+    def fix_needs_yes(self, trick: int, seat: Seat | str, card: Card | str) -> bool:
         """Fixing ``seat``'s card in ``trick`` to ``card`` changes a finished trick: it
         is made only once the players say yes to what it changes (`fix_preview`)."""
         hand = self.hand
         if hand is None:
             return False
-        held = fixing.card_in(hand, trick, seat)
-        return fixing.is_finished(hand, trick) and held not in (None, card)
+        held = fixing.card_in(hand, trick, tapped_seat(seat))
+        return fixing.is_finished(hand, trick) and held not in (None, tapped_card(card))
 
     def can_confirm(self, side: str) -> bool:
         """The team ``side`` may agree with the final score now (it has not yet)."""
@@ -266,27 +268,22 @@ class TableSession:
             raise IntentRefused(Why.UNKNOWN_RULES, detail=checked.profile)
         self._record(SetupChosen(checked), key=f"setup:{uuid.uuid4().hex}")
 
-    def start_game(self, dealer: str) -> None:
+    def start_game(self, dealer: Seat | str) -> None:
         """The first dealer was drawn (first jack); the clock starts."""
         if self.setup is None:
             raise IntentRefused(Why.NO_SETUP)
         if self.started_at is not None:
             raise IntentRefused(Why.ALREADY_STARTED)
-        if dealer not in {str(seat) for seat in Seat}:
-            raise IntentRefused(Why.UNKNOWN_SEAT, detail=dealer)
-        self._record(GameStarted(Seat.parse(dealer)), key="start" + self._redo())
+        self._record(GameStarted(tapped_seat(dealer)), key="start" + self._redo())
 
-    def see_turn_up(self, card: str, source: str = "tap") -> None:
+    def see_turn_up(self, card: Card | str, source: str = "tap") -> None:
         """The turn-up card, seen by the camera or tapped in by a player."""
         hand = self._need_hand(Phase.BIDDING)
-        try:
-            card = referee.normalize_card(card)
-        except ValueError as problem:
-            raise IntentRefused(Why.NOT_A_CARD, detail=str(problem)) from None
+        turn_up = tapped_card(card)
         if hand.bids:
             raise IntentRefused(Why.BIDDING_STARTED)
-        self._record(TurnUpSeen(hand.number, Card.parse(card), source),
-                     key=f"turn_up:{hand.number}:{card}:{uuid.uuid4().hex}")
+        self._record(TurnUpSeen(hand.number, turn_up, source),
+                     key=f"turn_up:{hand.number}:{turn_up}:{uuid.uuid4().hex}")
 
     def bid_options(self) -> list[referee.BidOption]:
         """Every button of the bidding screen, each allowed or explained."""
@@ -295,7 +292,8 @@ class TableSession:
             return []
         return referee.bid_options(self.profile, hand.view)
 
-    def bid(self, call: str, suit: str | None = None, alone: bool = False) -> None:
+    def bid(self, call: Call | str, suit: Suit | str | None = None, alone: bool = False
+            ) -> None:
         """The seat on turn speaks: 'pass', 'order' (round one) or 'name' a suit."""
         hand = self._need_hand(Phase.BIDDING)
         view = hand.view
@@ -303,19 +301,24 @@ class TableSession:
         seat = view.to_bid
         if seat is None:
             raise IntentRefused(Why.NOBODY_TO_BID)
-        option = referee.check_bid(self.profile, view, call, suit, alone)
+        try:
+            spoken = Bid(seat, Call(call), None if suit is None else Suit.parse(str(suit)),
+                         alone)
+        except ValueError:
+            raise IntentRefused(Why.NO_SUCH_BID) from None
+        option = referee.check_bid(self.profile, view, spoken.call, spoken.suit, alone)
         if option is None:
             raise IntentRefused(Why.NO_SUCH_BID)
         if not option.allowed:
             raise IntentRefused(Why.BID_BARRED, bid=option)
         # The key names the bidding turn: a double tap on one turn is one bid.
-        self._record(BidSpoken(hand.number, Seat.parse(seat), call, alone, suit),
+        self._record(BidSpoken(hand.number, spoken),
                      key=f"bid:{hand.number}:{len(hand.bids)}" + self._redo())
 
-    def last_step(self) -> tuple[str, dict[str, Any]] | None:
-        """The step Undo would take back now: ('start', {dealer}), ('turn_up', {card}) or
-        ('bid', {seat, call, ...}); None once a card is played (the record of play is
-        fixed by correcting cards, not by undoing)."""
+    def last_step(self) -> GameStarted | TurnUpSeen | BidSpoken | None:
+        """The step Undo would take back now: the first dealer, the turn-up or a bid; None
+        once a card is played (the record of play is fixed by correcting cards, not by
+        undoing)."""
         hand = self.hand
         if hand is None or not self.undoable or hand.plays or hand.pending:
             return None
@@ -323,10 +326,11 @@ class TableSession:
             return None
         seq, kind = self.undoable[-1]
         if kind == "start":
-            return "start", {"dealer": hand.dealer}
+            return GameStarted(hand.dealer)
         if kind == "turn_up":
-            return "turn_up", {"card": hand.turn_up, "source": hand.turn_up_source}
-        return "bid", dict(hand.bids[-1])
+            assert hand.turn_up is not None
+            return TurnUpSeen(hand.number, hand.turn_up, hand.turn_up_source)
+        return BidSpoken(hand.number, hand.bids[-1])
 
     def undo(self) -> None:
         """Take back the last bid, the turn-up, or the first dealer (a wrong tap)."""
@@ -349,33 +353,31 @@ class TableSession:
         entry = self._record(VisionSeen(source, event), key=f"vision:{source}:{event.key}")
         return entry is not None
 
-    def correct(self, trick: int, seat: str, card: str, confirmed: bool = False) -> None:
+    def correct(self, trick: int, seat: Seat | str, card: Card | str,
+                confirmed: bool = False) -> None:
         """A player fixes a misread (or adds a card the camera missed). A card of a
         finished trick changes only with `confirmed`: the players saw what it changes
         (`fix_preview`) and said yes."""
         hand = self.hand
         if hand is None or not self.can_fix_cards():
             raise IntentRefused(Why.NO_CARDS_YET)
-        try:
-            card = referee.normalize_card(card)
-        except ValueError as problem:
-            raise IntentRefused(Why.NOT_A_CARD, detail=str(problem)) from None
-        if seat not in {str(s) for s in Seat}:
-            raise IntentRefused(Why.UNKNOWN_SEAT, detail=seat)
-        if self.fix_needs_yes(trick, seat, card) and not confirmed:
+        played = tapped_card(card)
+        at = tapped_seat(seat)
+        if self.fix_needs_yes(trick, at, played) and not confirmed:
             raise IntentRefused(Why.TRICK_FINISHED, trick=trick)
-        refused = fixing.refusal(self.profile, hand, trick, seat, card)
+        refused = fixing.refusal(self.profile, hand, trick, at, played)
         if refused:
             raise IntentRefused(Why.RULES_REFUSE, refusal=refused)
-        self._record(CardFixed(hand.number, trick, Seat.parse(seat), Card.parse(card)),
+        self._record(CardFixed(hand.number, trick, at, played),
                      key=f"correct:{uuid.uuid4().hex}")
 
-    def fix_preview(self, trick: int, seat: str, card: str) -> fixing.FixPreview:
+    def fix_preview(self, trick: int, seat: Seat | str, card: Card | str
+                    ) -> fixing.FixPreview:
         """What fixing `seat`'s card in `trick` to `card` would change (nothing is done)."""
         hand = self.hand
         if hand is None or not self.can_fix_cards():
             raise IntentRefused(Why.NO_CARDS_YET)
-        return fixing.preview(self.profile, hand, trick, seat, referee.normalize_card(card))
+        return fixing.preview(self.profile, hand, trick, tapped_seat(seat), tapped_card(card))
 
     def last_fix(self) -> Correction | None:
         """The players' latest change of a card in this hand, while Undo may take it back:
@@ -395,8 +397,7 @@ class TableSession:
         refused = fixing.refusal(self.profile, hand, fix.trick, fix.seat, fix.was)
         if refused:
             raise IntentRefused(Why.RULES_REFUSE, refusal=refused)
-        self._record(CardFixed(hand.number, fix.trick, Seat.parse(fix.seat),
-                               Card.parse(fix.was), undo_of=fix.seq),
+        self._record(CardFixed(hand.number, fix.trick, fix.seat, fix.was, undo_of=fix.seq),
                      key=f"undo_fix:{fix.seq}")
 
     def keep_card(self) -> None:
@@ -406,7 +407,7 @@ class TableSession:
         if hand is None or hand.suggestion is None:
             raise IntentRefused(Why.NOTHING_TO_ASK)
         s = hand.suggestion
-        self._record(CardFixed(hand.number, s.trick, Seat.parse(s.seat), Card.parse(s.was)),
+        self._record(CardFixed(hand.number, s.trick, s.seat, s.was),
                      key=f"keep:{uuid.uuid4().hex}")
 
     def choose_renege(self, choice: str) -> None:
@@ -517,9 +518,9 @@ class TableSession:
         given, reading_seq = markers.answer(self.markers, side, answer)
         self._record(given, key=f"markers_answer:{reading_seq}:{given.side}")
 
-    def reader_context(self) -> dict[str, Any]:
+    def hand_brief(self) -> HandBrief:
         """What the trick reader needs to follow the hand (kiosk.table.standing)."""
-        return standing.reader_context(self)
+        return standing.hand_brief(self)
 
     # ---------------------------------------------------------------- results
 
@@ -527,7 +528,7 @@ class TableSession:
         """The result the director records (CONTRACTS: one game of `standings`)."""
         return results.game_result(self)
 
-    def frame_path(self, hand: int, trick: int, seat: str) -> Path | None:
+    def frame_path(self, hand: int, trick: int, seat: Seat) -> Path | None:
         """Where the frame of `seat`'s card in a trick is kept (one folder per game)."""
         if self.frames_dir is None:
             return None

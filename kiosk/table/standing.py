@@ -3,12 +3,13 @@ which chooses the screen, and what the trick reader must be told to follow the h
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kiosk.rules.cards import Team
 from kiosk.table import referee
 from kiosk.table.phases import Phase
 from kiosk.table.turn_up import ordered_by
+from kiosk.vision.brief import HandBrief
 
 if TYPE_CHECKING:
     from kiosk.table.session import TableSession
@@ -39,20 +40,19 @@ def phase_of(table: TableSession) -> Phase:
     return Phase.HAND_OVER if settled.over else Phase.PLAYING
 
 
-def reader_context(table: TableSession) -> dict[str, Any]:
-    """What the trick reader needs to follow the hand (kiosk.vision.reader.TrickReader):
-    the hand number (a new hand: a new reader), the dealer (whose kitty shows the turn-up),
-    the leader of the trick to come, trump, the seat sitting out, the turn-up and who may
-    still play it (the dealer if ordered up). None values: not known yet (bidding)."""
+def hand_brief(table: TableSession) -> HandBrief:
+    """What the trick reader needs to follow the hand (kiosk.vision.brief): the leader
+    only while cards are played, the turn-up and its keeper once bidding is over."""
     hand = table.hand
-    view = hand.view if hand else None
+    if hand is None:
+        return HandBrief()
+    view = hand.view
     playing = view is not None and view.phase != "bidding"
-    return {
-        "hand": hand.number if hand else None,
-        "dealer": hand.dealer if hand else None,
-        "leader": view.to_play if playing and view and table.phase == Phase.PLAYING else None,
-        "trump": view.trump if view else None,
-        "sitting_out": view.sitting_out if view else None,
-        "turn_up": hand.turn_up if hand and playing else None,
-        "kept_by": hand.dealer if hand and playing and ordered_by(hand.bids) else None,
-    }
+    return HandBrief(
+        hand=hand.number, dealer=hand.dealer,
+        leader=view.to_play if playing and view and table.phase == Phase.PLAYING else None,
+        trump=view.trump if view else None,
+        sitting_out=view.sitting_out if view else None,
+        turn_up=hand.turn_up if playing else None,
+        kept_by=hand.dealer if playing and ordered_by(hand.bids) else None,
+    )

@@ -12,12 +12,14 @@ rendered deals read by the model, half the turn-ups ordered up were taken so; se
 as what the camera saw. This module only states the disagreement as a fact; the
 presenter says it in words.
 
->>> bids = [{"seat": s, "call": "pass"} for s in "ESWN"]
+>>> from kiosk.rules.bidding import Bid, Call
+>>> from kiosk.rules.cards import Seat
+>>> bids = [Bid(Seat.parse(s), Call.PASS) for s in "ESWN"]
 >>> kitty_doubt("taken", bids)
 KittyDoubt(seen='taken')
 >>> kitty_doubt("turned_down", bids) is None, kitty_doubt("taken", bids[:2]) is None
 (True, True)
->>> kitty_doubt("turned_down", [{"seat": "E", "call": "order", "alone": False}]) is None
+>>> kitty_doubt("turned_down", [Bid(Seat.E, Call.ORDER)]) is None
 True
 """
 
@@ -25,7 +27,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+
+from kiosk.rules.bidding import Bid, Call
+from kiosk.rules.cards import Seat
 
 #: what the camera saw happen to the turn-up (``KittySeen.change``)
 TAKEN = "taken"
@@ -39,17 +43,17 @@ class KittyDoubt:
     seen: str
 
 
-def ordered_by(bids: Sequence[dict[str, Any]]) -> str | None:
+def ordered_by(bids: Sequence[Bid]) -> Seat | None:
     """The seat that ordered the turn-up up, by the bids (None: nobody, or not yet)."""
-    return next((str(b["seat"]) for b in bids if b.get("call") == "order"), None)
+    return next((b.seat for b in bids if b.call is Call.ORDER), None)
 
 
-def all_passed_it(bids: Sequence[dict[str, Any]]) -> bool:
+def all_passed_it(bids: Sequence[Bid]) -> bool:
     """Whether the first round's four bids are in and all four passed the turn-up."""
-    return len(bids) >= 4 and all(b.get("call") == "pass" for b in bids[:4])
+    return len(bids) >= 4 and all(b.call is Call.PASS for b in bids[:4])
 
 
-def kitty_doubt(seen: str, bids: Sequence[dict[str, Any]]) -> KittyDoubt | None:
+def kitty_doubt(seen: str, bids: Sequence[Bid]) -> KittyDoubt | None:
     """The disagreement between what the camera saw of the turn-up and the bids, if any.
     Bids still being tapped disagree with nothing yet (the camera may see the dealer's
     hand before the players tap)."""

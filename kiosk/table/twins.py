@@ -15,16 +15,18 @@ refuses both), or a card the table's pack does not hold (``pack``), is no doubt 
 and no question is asked. A card the players set (fixed, kept, or told in answer to an
 earlier question: ``settled``) is never asked about again.
 
->>> plays = [("E", "AS"), ("S", "9S"), ("W", "KD"), ("N", "TS"),   # West shows out...
-...          ("E", "9C"), ("S", "TC"), ("W", "QS"), ("N", "AC")]   # ...and has a spade
->>> bids = [{"seat": "E", "call": "order"}]
->>> [str(q) for q in renege_questions("tournament", "N", "9H", bids, plays)]
+>>> from kiosk.rules.bidding import Bid, Call
+>>> plays = plays_of("E AS", "S 9S", "W KD", "N TS",   # West shows out...
+...                  "E 9C", "S TC", "W QS", "N AC")   # ...and has a spade
+>>> bids = [Bid(Seat.E, Call.ORDER)]
+>>> [str(q) for q in renege_questions("tournament", Seat.N, Card.parse("9H"), bids, plays)]
 ['trick 2 W: QS or QC?']
 
 (The lead's twin, the ace of clubs, is North's card in trick 2; the king of hearts would
 be a trump, still not a spade: neither is asked.) Once the players have said which:
 
->>> renege_questions("tournament", "N", "9H", bids, plays, settled={(2, "W")})
+>>> renege_questions("tournament", Seat.N, Card.parse("9H"), bids, plays,
+...                  settled={(2, Seat.W)})
 []
 """
 
@@ -34,19 +36,33 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kiosk.rules.cards import EUCHRE_NAMES, Card
+from kiosk.rules.bidding import Bid
+from kiosk.rules.cards import EUCHRE_DECK, Card, Seat
 from kiosk.rules.play import HandState
 from kiosk.table import referee
+from kiosk.table.referee import Play
 
 
-def twin_of(card: str) -> str:
+def twin_of(card: Card) -> Card:
     """The card of the same rank in the other suit of its colour.
 
-    >>> twin_of("JC"), twin_of("TH")
+    >>> str(twin_of(Card.parse("JC"))), str(twin_of(Card.parse("TH")))
     ('JS', 'TD')
     """
-    parsed = Card.parse(card)
-    return f"{card[0]}{parsed.suit.same_colour.value}"
+    return Card(card.rank, card.suit.same_colour)
+
+
+def plays_of(*played: str) -> list[Play]:
+    """Plays written as a person writes them ('E AS', 'S 9S', ...): for examples and tests.
+
+    >>> plays_of("E AS")
+    [(<Seat.E: 'E'>, Card.parse('AS'))]
+    """
+    out: list[Play] = []
+    for text in played:
+        seat, card = text.split()
+        out.append((Seat.parse(seat), Card.parse(card)))
+    return out
 
 
 #: the fewest euchre cards a table's deck profile must have enrolled to be taken as the
@@ -56,18 +72,19 @@ def twin_of(card: str) -> str:
 PACK_KNOWN = 23
 
 
-def enrolled_pack(enrolled: Iterable[str]) -> frozenset[str] | None:
+def enrolled_pack(enrolled: Iterable[str]) -> frozenset[Card] | None:
     """The euchre cards a table's deck holds, as its deck profile enrolled them (the 5s
     kept as score markers, and anything else its photos showed, are no card of play);
     None where the profile saw too little of the pack to say.
 
-    >>> pack = enrolled_pack([c for c in EUCHRE_NAMES if c != "KD"] + ["5C", "5D"])
-    >>> len(pack), "KD" in pack, "5C" in pack
+    >>> pack = enrolled_pack([str(c) for c in EUCHRE_DECK if str(c) != "KD"] + ["5C", "5D"])
+    >>> len(pack), Card.parse("KD") in pack, Card.parse("5C") in pack
     (23, False, False)
     >>> enrolled_pack(["JC", "JS", "AH", "5C"]) is None  # ten shots that showed four cards
     True
     """
-    cards = frozenset(str(c).upper() for c in enrolled) & EUCHRE_NAMES
+    names = {str(c).upper() for c in enrolled}
+    cards = frozenset(card for card in EUCHRE_DECK if str(card) in names)
     return cards if len(cards) >= PACK_KNOWN else None
 
 
@@ -77,21 +94,22 @@ class TwinQuestion:
     or its same-colour ``twin``? The renege flagged in the hand vanishes if it is the twin."""
 
     trick: int
-    seat: str
-    card: str
-    twin: str
+    seat: Seat
+    card: Card
+    twin: Card
 
     def __str__(self) -> str:
         return f"trick {self.trick} {self.seat}: {self.card} or {self.twin}?"
 
     def to_json(self) -> dict[str, Any]:
-        return {"trick": self.trick, "seat": self.seat, "card": self.card, "twin": self.twin}
+        return {"trick": self.trick, "seat": str(self.seat), "card": str(self.card),
+                "twin": str(self.twin)}
 
 
-def renege_questions(profile: str, dealer: str, turn_up: str | None,
-                     bids: Sequence[dict[str, Any]], plays: Sequence[tuple[str, str]], *,
-                     settled: Collection[tuple[int, str]] = (),
-                     pack: Collection[str] | None = None,
+def renege_questions(profile: str, dealer: Seat, turn_up: Card | None,
+                     bids: Sequence[Bid], plays: Sequence[Play], *,
+                     settled: Collection[tuple[int, Seat]] = (),
+                     pack: Collection[Card] | None = None,
                      renege_choice: str | None = None) -> list[TwinQuestion]:
     """The questions to put to the players before a renege in this hand is flagged, in
     the order to ask them (the trick's lead, the seat's card there, the card that proves
@@ -102,8 +120,8 @@ def renege_questions(profile: str, dealer: str, turn_up: str | None,
         return []
     questions: list[TwinQuestion] = []
     for proof in state.reneges:
-        verdict = (str(proof.seat), proof.trick)
-        for trick, seat in _hinges(view, proof.seat.value, proof.trick, proof.proven_at):
+        verdict = (proof.seat, proof.trick)
+        for trick, seat in _hinges(view, proof.seat, proof.trick, proof.proven_at):
             if (trick, seat) in settled or any((q.trick, q.seat) == (trick, seat)
                                                for q in questions):
                 continue
@@ -122,21 +140,22 @@ def renege_questions(profile: str, dealer: str, turn_up: str | None,
                 continue  # the twin is elsewhere in the hand, or the turn-up
             after = trial.state
             if isinstance(after, HandState) and verdict in {
-                    (str(p.seat), p.trick) for p in after.reneges}:
+                    (p.seat, p.trick) for p in after.reneges}:
                 continue  # the verdict stands either way: nothing to ask
             questions.append(TwinQuestion(trick, seat, card, twin))
     return questions
 
 
-def _hinges(view: referee.HandView, seat: str, trick: int, proven_at: int
-            ) -> list[tuple[int, str]]:
+def _hinges(view: referee.HandView, seat: Seat, trick: int, proven_at: int
+            ) -> list[tuple[int, Seat]]:
     """(trick, seat) of the cards a renege verdict hangs on: the lead of the trick where
     ``seat`` failed to follow, its card there, and its card that proves the renege."""
-    out: list[tuple[int, str]] = []
+    out: list[tuple[int, Seat]] = []
     if 1 <= trick <= len(view.tricks) and view.tricks[trick - 1].cards:
         out.append((trick, view.tricks[trick - 1].cards[0][0]))
     out += [(trick, seat), (proven_at, seat)]
     return list(dict.fromkeys(out))
 
 
-__all__ = ["PACK_KNOWN", "TwinQuestion", "enrolled_pack", "renege_questions", "twin_of"]
+__all__ = ["PACK_KNOWN", "TwinQuestion", "enrolled_pack", "plays_of", "renege_questions",
+           "twin_of"]

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from kiosk.rules.cards import Seat
-from kiosk.rules.play import first_leader as rules_first_leader
+from kiosk.vision.brief import HandBrief
 from kiosk.vision.camera.calibration import Calibration, CalibrationError
 from kiosk.vision.camera.rectify import TableView
 from kiosk.vision.cards.detection import Detection
@@ -155,55 +155,11 @@ def choose_calibration(frame: np.ndarray, view: str, *, saved: Calibration | Non
     return Calibration.default(view, (w, h))
 
 
-def first_leader(dealer: str | None, sitting_out: str | None = None) -> str | None:
-    """Who leads the first trick, by the rules engine's rule; None when the dealer is unknown.
-
-    >>> first_leader("N"), first_leader("N", sitting_out="E"), first_leader(None)
-    ('E', 'S', None)
-    """
-    if dealer is None:
-        return None
-    out = Seat.parse(sitting_out) if sitting_out else None
-    return str(rules_first_leader(Seat.parse(dealer), out))
-
-
-@dataclass(frozen=True)
-class Play:
-    """What the trick reader needs to know of the hand: who leads, trump, a lone hand, and
-    the turn-up with the seat that may still play it (the dealer when it was ordered up,
-    None when it was turned down)."""
-
-    leader: str | None = None
-    trump: str | None = None
-    sitting_out: str | None = None
-    turn_up: str | None = None
-    kept_by: str | None = None
-
-    @classmethod
-    def from_context(cls, context: dict[str, Any]) -> Play:
-        """From the table session's ``reader_context()``.
-
-        >>> Play.from_context({"leader": "E", "trump": "H", "sitting_out": None,
-        ...                    "turn_up": "9H", "kept_by": "N"}).kept_by
-        'N'
-        """
-        return cls(leader=context.get("leader"), trump=context.get("trump"),
-                   sitting_out=context.get("sitting_out"), turn_up=context.get("turn_up"),
-                   kept_by=context.get("kept_by"))
-
-    @classmethod
-    def from_contract(cls, dealer: str | None, trump: str | None, maker: str | None,
-                      alone: bool = False) -> Play:
-        sitting_out = str(Seat.parse(maker).partner) if (alone and maker) else None
-        return cls(leader=first_leader(dealer, sitting_out), trump=trump,
-                   sitting_out=sitting_out)
-
-
 class FramePipeline:
     """``reader(frame, t) -> events``: one frame through detector, calibration and reader."""
 
     def __init__(self, detector: Any, *, calibration: Calibration | None = None,
-                 view: str = "overhead", play: Play | None = None,
+                 view: str = "overhead", brief: HandBrief | None = None,
                  config: ReaderConfig | None = None, use_mat: bool = True,
                  index_pixels: float = INDEX_PIXELS, rectify: bool = True,
                  box_confidence: float | None = READ_CONFIDENCE) -> None:
@@ -216,12 +172,12 @@ class FramePipeline:
         self.detect: AreaDetector | None = None
         self.calibration = calibration
         self.view = view
-        self.play = play or Play()
+        self.brief = brief or HandBrief()
         self.config = config
         self.use_mat = use_mat
         self.reader: TrickReader | None = None
         #: the dealer of the deal being bid (the reader watches their kitty)
-        self.dealer: str | None = None
+        self.dealer: Seat | None = None
         self._next_check = 0.0
         self.detector_seconds = 0.0
         self.reader_seconds = 0.0
@@ -243,13 +199,14 @@ class FramePipeline:
         self.detect = AreaDetector(self._detector, calibration,
                                    index_pixels=self.index_pixels, rectify=self.rectify,
                                    confidence=self.box_confidence)
-        self.reader = TrickReader(calibration, self.play.leader, trump=self.play.trump,
-                                  sitting_out=self.play.sitting_out, config=self.config)
+        brief = self.brief
+        self.reader = TrickReader(calibration, brief.leader, trump=brief.trump,
+                                  sitting_out=brief.sitting_out, config=self.config)
         if self.dealer is not None:
             self.reader.new_deal(self.dealer)
-            if self.play.leader is not None:  # a recorded hand: its contract is known
-                self.reader.new_hand(self.play.leader, trump=self.play.trump,
-                                     sitting_out=self.play.sitting_out)
+            if brief.leader is not None:  # a recorded hand: its contract is known
+                self.reader.new_hand(brief.leader, trump=brief.trump,
+                                     sitting_out=brief.sitting_out)
         self._next_check = t + RECHECK_EVERY
         return events
 
@@ -264,18 +221,20 @@ class FramePipeline:
         the order of :attr:`last_detections` (see :attr:`AreaDetector.last_view`)."""
         return self.detect.last_view if self.detect is not None else (None, ())
 
-    def new_deal(self, dealer: str) -> None:
+    def new_deal(self, dealer: Seat) -> None:
         """A new deal (bidding begins): the reader watches the dealer's kitty."""
-        self.dealer, self.play = dealer, Play()
+        self.dealer, self.brief = dealer, HandBrief()
         if self.reader is not None:
             self.reader.new_deal(dealer)
 
-    def new_hand(self, play: Play) -> None:
+    def new_hand(self, brief: HandBrief) -> None:
         """A new hand starts (bidding is over): who leads, trump, a lone hand."""
-        self.play = play
+        self.brief = brief
         if self.reader is not None:
-            self.reader.new_hand(play.leader, trump=play.trump, sitting_out=play.sitting_out,
-                                 turn_up=play.turn_up, kept_by=play.kept_by)
+            self.reader.new_hand(brief.leader, trump=brief.trump,
+                                 sitting_out=brief.sitting_out,
+                                 turn_up=None if brief.turn_up is None else str(brief.turn_up),
+                                 kept_by=brief.kept_by)
 
     def __call__(self, frame: np.ndarray, t: float) -> list[VisionEvent]:
         events: list[VisionEvent] = []
@@ -319,14 +278,14 @@ class VideoReading:
 
 
 def read_video(path: str | Path, detector: Any, *, calibration: Calibration | None = None,
-               view: str = "overhead", play: Play | None = None,
+               view: str = "overhead", brief: HandBrief | None = None,
                config: ReaderConfig | None = None, fps: float | None = None,
                index_pixels: float = INDEX_PIXELS,
                record: list[dict[str, Any]] | None = None,
                rectify: bool = True,
                box_confidence: float | None = READ_CONFIDENCE,
                on_frame: Callable[[FramePipeline], None] | None = None,
-               dealer: str | None = None) -> VideoReading:
+               dealer: Seat | None = None) -> VideoReading:
     """Read a recorded hand from a video file with a detector.
 
     ``rectify=False`` detects on the frame itself even when the view is slanted;
@@ -341,7 +300,7 @@ def read_video(path: str | Path, detector: Any, *, calibration: Calibration | No
     """
     from kiosk.vision.camera.frames import open_frames
 
-    pipeline = FramePipeline(detector, calibration=calibration, view=view, play=play,
+    pipeline = FramePipeline(detector, calibration=calibration, view=view, brief=brief,
                              config=config, index_pixels=index_pixels, rectify=rectify,
                              box_confidence=box_confidence)
     pipeline.dealer = dealer
@@ -370,12 +329,12 @@ def read_video(path: str | Path, detector: Any, *, calibration: Calibration | No
 
 
 def read_stream(frames: Iterable[dict[str, Any]], calibration: Calibration, *,
-                play: Play | None = None, config: ReaderConfig | None = None
+                brief: HandBrief | None = None, config: ReaderConfig | None = None
                 ) -> VideoReading:
     """Read a detection stream: ``[{"t": seconds, "detections": [...]}, ...]``."""
-    play = play or Play()
-    reader = TrickReader(calibration, play.leader, trump=play.trump,
-                         sitting_out=play.sitting_out, config=config)
+    brief = brief or HandBrief()
+    reader = TrickReader(calibration, brief.leader, trump=brief.trump,
+                         sitting_out=brief.sitting_out, config=config)
     events: list[tuple[float, VisionEvent]] = []
     t = 0.0
     count = 0

@@ -15,8 +15,9 @@ sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
 import bench_reader as br  # noqa: E402
 import bench_twins as bt  # noqa: E402
 
+from kiosk.vision.brief import HandBrief  # noqa: E402
 from kiosk.vision.camera.calibration import Calibration  # noqa: E402
-from kiosk.vision.pipeline import Play, read_stream  # noqa: E402
+from kiosk.vision.pipeline import read_stream  # noqa: E402
 
 #: a rendered hand the reader tests recorded (tests/reader/record_fixtures.py)
 FIXTURE = ROOT / "tests" / "reader" / "fixtures" / "rendered-lone-hand-overhead.json"
@@ -29,10 +30,10 @@ def _read(swaps: tuple[str, float], seed: int = 0, always: str | None = None
     record = dict(data["record"], tricks=data["expect"]["tricks"])
     read_as, _card = bt.swapper(*swaps, seed, record)
     if always is not None:
-        read_as = lambda name: bt.twin_of(name) if name == always else name  # noqa: E731
+        read_as = lambda name: bt.twin_name(name) if name == always else name  # noqa: E731
     reading = read_stream(bt.inject(data["frames"], read_as),
                           Calibration.default(data["view"], tuple(data["size"])),
-                          play=Play(**data["play"]))
+                          brief=HandBrief.from_json(data["play"]))
     want, got = record["tricks"], reading.tricks_json()
     places = br.answered_places(reading.events)
     after = br.answered(want, got, places)
@@ -65,7 +66,7 @@ def test_the_swaps_are_deterministic_by_seed() -> None:
     record = {"tricks": [["N:9C", "E:TC"], ["S:JC", "W:QC"]]}
     a, card_a = bt.swapper("systematic", 1.0, 7, record)
     b, card_b = bt.swapper("systematic", 1.0, 7, record)
-    assert card_a == card_b and card_a is not None and a(card_a) == bt.twin_of(card_a)
+    assert card_a == card_b and card_a is not None and a(card_a) == bt.twin_name(card_a)
     r1, _ = bt.swapper("random", 0.5, 7, record)
     r2, _ = bt.swapper("random", 0.5, 7, record)
     assert [r1("AS") for _ in range(20)] == [r2("AS") for _ in range(20)]

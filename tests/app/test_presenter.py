@@ -11,8 +11,11 @@ from kiosk.app.demo import DemoDriver, start_demo
 from kiosk.app.palette import suit_colour
 from kiosk.app.presenter import TablePresenter
 from kiosk.app.words import card_label, card_words
+from kiosk.rules.cards import Card, Seat, Suit
 from kiosk.table.session import TableSession
-from kiosk.vision.events import CardPlayed, TrickCleared
+from kiosk.table.twins import plays_of
+from kiosk.vision.brief import HandBrief
+from kiosk.vision.events import CardPlayed, TrickCleared, face
 
 
 @pytest.fixture
@@ -85,14 +88,14 @@ def test_live_shows_each_seats_card_whose_turn_and_tricks(presenter: TablePresen
         presenter.tap_bid(0)
     presenter.tap_bid(1)  # West orders it up
     assert presenter.screen == "live"
-    s.feed(CardPlayed("E", "AS", 1, 0.9))
+    s.feed(CardPlayed(Seat.E, face("AS"), 1, 0.9))
     v = presenter.live_view()
     assert v.title == "South to play" and v.trump.startswith("Trump: hearts")
     assert v.turn == "South"  # shown in big type
     assert {x.seat: x.card for x in v.seats}["E"] == "AS"
     assert [x.seat for x in v.seats if x.on_turn] == ["S"]
     for seat, card, t in (("S", "9S", 2), ("W", "KS", 3), ("N", "QS", 4)):
-        s.feed(CardPlayed(seat, card, t, 0.9))
+        s.feed(CardPlayed(Seat.parse(seat), face(card), t, 0.9))
     v = presenter.live_view()
     assert v.title == "Trick 1 to East" and v.tricks == {"NS": 0, "EW": 1}
     assert v.turn == ""  # the trick's winner is the news, not the next lead
@@ -101,7 +104,7 @@ def test_live_shows_each_seats_card_whose_turn_and_tricks(presenter: TablePresen
     assert all(x.card is None for x in v.seats) and v.title == "East to play"
     assert presenter.shot_name() == "live"
     for seat, card, t in (("E", "JH", 6), ("S", "QH", 7)):
-        s.feed(CardPlayed(seat, card, t, 0.9))
+        s.feed(CardPlayed(Seat.parse(seat), face(card), t, 0.9))
     assert presenter.shot_name() == "live-mid-hand"  # a second picture, cards on the table
 
 
@@ -157,10 +160,10 @@ def test_renege_screen_tells_the_story(tmp_path: Path) -> None:
     s.bid("pass")
     s.bid("pass")
     s.bid("order")
-    for t, (seat, card) in enumerate([("E", "AS"), ("S", "QH"), ("W", "KS"), ("N", "QS")]):
+    for t, (seat, card) in enumerate(plays_of("E AS", "S QH", "W KS", "N QS")):
         s.feed(CardPlayed(seat, card, t, 0.9))
     s.feed(TrickCleared(10))
-    s.feed(CardPlayed("S", "9S", 11, 0.9))
+    s.feed(CardPlayed(Seat.S, face("9S"), 11, 0.9))
     while s.hand is not None and s.hand.suggestion is not None and s.hand.suggestion.twin:
         s.keep_card()  # asked first about each card the renege hangs on: as read
     assert p.screen == "renege"
@@ -313,13 +316,12 @@ def test_time_up_says_what_happens(tmp_path: Path) -> None:
 def test_the_reader_is_told_who_leads_and_what_is_trump(presenter: TablePresenter) -> None:
     s = presenter.session
     start_demo(s, deal=True)
-    assert s.reader_context() == {"hand": 1, "dealer": "N", "leader": None, "trump": None,
-                                  "sitting_out": None, "turn_up": None, "kept_by": None}
+    assert s.hand_brief() == HandBrief(hand=1, dealer=Seat.N)
     presenter.tap_turn_up("9H")
     for index in (0, 0, 1):
         presenter.tap_bid(index)
-    assert s.reader_context() == {"hand": 1, "dealer": "N", "leader": "E", "trump": "H",
-                                  "sitting_out": None, "turn_up": "9H", "kept_by": "N"}
+    assert s.hand_brief() == HandBrief(hand=1, dealer=Seat.N, leader=Seat.E, trump=Suit.HEARTS,
+                                       turn_up=Card.parse("9H"), kept_by=Seat.N)
 
 
 def test_a_cards_frame_is_kept_when_it_is_played_not_when_it_is_read_again(
@@ -338,8 +340,8 @@ def test_a_cards_frame_is_kept_when_it_is_played_not_when_it_is_read_again(
     for call in ("pass", "pass", "order"):
         session.bid(call)
     p = TablePresenter(session)
-    for k, (seat, card) in enumerate([("E", "AS"), ("S", "TS"), ("W", "KS"), ("N", "QS")]):
-        played = CardPlayed(Seat.parse(seat), face(card), float(k), 0.95)
+    for k, (seat, card) in enumerate(plays_of("E AS", "S TS", "W KS", "N QS")):
+        played = CardPlayed(seat, card, float(k), 0.95)
         assert p.apply(played)
         if seat == "S":
             assert p.frame_name(played) == str(session.frame_path(1, 1, "S"))
@@ -389,7 +391,7 @@ def test_the_bid_that_made_trump_can_be_undone_until_a_card_is_played(tmp_path: 
     order = next(b.index for b in p.bidding_view().buttons if b.label == "Order it up")
     assert p.tap_bid(order) and p.screen == "live"
     assert p.live_view().undo == "Undo: West ordered it up"
-    p.session.feed(CardPlayed("E", "AS", 1.0, 0.9))
+    p.session.feed(CardPlayed(Seat.E, face("AS"), 1.0, 0.9))
     assert p.live_view().undo == ""
     assert not p.undo() and "cards are already on the table" in p.message
 
@@ -400,14 +402,14 @@ def test_a_seats_card_on_the_live_screen_is_a_tap_target(tmp_path: Path) -> None
     for _ in range(3):
         p.tap_bid(0 if _ < 2 else 1)
     assert p.screen == "live"
-    p.session.feed(CardPlayed("E", "AS", 1.0, 0.9))
+    p.session.feed(CardPlayed(Seat.E, face("AS"), 1.0, 0.9))
     assert p.tap_seat("S")  # the camera missed South's card: tap South's empty place
-    assert p.screen == "correction" and p.selected == (1, "S")
+    assert p.screen == "correction" and p.selected == (1, Seat.S)
     assert p.pick_card("9S") and p.session.hand is not None
-    assert p.session.hand.plays == [("E", "AS"), ("S", "9S")]
+    assert p.session.hand.plays == [(Seat.E, Card.parse("AS")), (Seat.S, Card.parse("9S"))]
     log = p.correction_view().log
     assert log == ("Trick 1, South: nine of spades added",)
-    assert p.tap_seat("E") and p.selected == (1, "E")
+    assert p.tap_seat("E") and p.selected == (1, Seat.E)
     assert p.pick_card("KS")
     assert p.correction_view().log[-1] == "Trick 1, East: ace of spades changed to king of spades"
 
@@ -418,9 +420,9 @@ def test_no_card_code_reaches_a_player(tmp_path: Path) -> None:
     p = _started(tmp_path)
     p.tap_turn_up("9H")
     p.tap_bid(0), p.tap_bid(0), p.tap_bid(1)
-    p.session.feed(CardPlayed("E", "AS", 1.0, 0.9))
-    p.session.feed(CardPlayed("E", "9D", 2.0, 0.9))  # read again as another card
-    p.session.feed(CardPlayed("S", "9D", 3.0, 0.9))  # the same card twice
+    p.session.feed(CardPlayed(Seat.E, face("AS"), 1.0, 0.9))
+    p.session.feed(CardPlayed(Seat.E, face("9D"), 2.0, 0.9))  # read again as another card
+    p.session.feed(CardPlayed(Seat.S, face("9D"), 3.0, 0.9))  # the same card twice
     shown = [*p.live_view().notices, p.message]
     assert any("nine of diamonds" in n for n in shown), shown
     assert not any(re.search(CARD_CODE, n) for n in shown), shown
@@ -430,9 +432,9 @@ def test_a_notice_goes_once_the_table_moves_on(tmp_path: Path) -> None:
     p = _started(tmp_path)
     p.tap_turn_up("9H")
     p.tap_bid(0), p.tap_bid(0), p.tap_bid(1)
-    p.session.feed(CardPlayed("S", "9S", 1.0, 0.9))  # before East led
+    p.session.feed(CardPlayed(Seat.S, face("9S"), 1.0, 0.9))  # before East led
     assert any("before East led" in n for n in p.live_view().notices)
-    p.session.feed(CardPlayed("E", "AS", 2.0, 0.9))
+    p.session.feed(CardPlayed(Seat.E, face("AS"), 2.0, 0.9))
     assert p.live_view().notices == ()
 
 
@@ -442,7 +444,7 @@ def test_the_score_screen_closes_when_the_next_card_is_played(tmp_path: Path) ->
     p.tap_bid(0), p.tap_bid(0), p.tap_bid(1)
     p.open("score")
     assert p.screen == "score"
-    p.session.feed(CardPlayed("E", "AS", 1.0, 0.9))
+    p.session.feed(CardPlayed(Seat.E, face("AS"), 1.0, 0.9))
     assert p.screen == "live"
 
 
@@ -463,10 +465,10 @@ def test_the_renege_choice_names_the_team_that_chooses(tmp_path: Path) -> None:
     s = p.session
     s.see_turn_up("9H")
     s.bid("pass"), s.bid("pass"), s.bid("order")
-    for t, (seat, card) in enumerate([("E", "AS"), ("S", "QH"), ("W", "KS"), ("N", "QS")]):
+    for t, (seat, card) in enumerate(plays_of("E AS", "S QH", "W KS", "N QS")):
         s.feed(CardPlayed(seat, card, t, 0.9))
     s.feed(TrickCleared(10))
-    s.feed(CardPlayed("S", "9S", 11, 0.9))
+    s.feed(CardPlayed(Seat.S, face("9S"), 11, 0.9))
     while s.hand is not None and s.hand.suggestion is not None and s.hand.suggestion.twin:
         s.keep_card()  # asked first about each card the renege hangs on: as read
     v = p.renege_view()
@@ -544,7 +546,7 @@ def test_a_turn_up_read_by_the_camera_saves_its_tap_and_can_be_undone(tmp_path: 
         p = _started(tmp_path / str(camera_read))
         taps = 0
         if camera_read:
-            p.session.feed(KittySeen("N", record["turn_up"], KittyChange.SHOWN, 0.5, 0.95))
+            p.session.feed(KittySeen(Seat.N, face(record["turn_up"]), KittyChange.SHOWN, 0.5, 0.95))
             assert p.bidding_view().turn_up_note == (
                 f"Turn-up: {card_words(record['turn_up'])}. Right? Then just bid. If not, "
                 "tap 'Not this card'.")
@@ -560,7 +562,8 @@ def test_a_turn_up_read_by_the_camera_saves_its_tap_and_can_be_undone(tmp_path: 
         assert p.screen == "live"
         assert taps == (3 if camera_read else 4)
     p = _started(tmp_path / "misread")
-    p.session.feed(CardPlayed("N", "TH", 0.5, 0.95))  # the camera read the ten, not the nine
+    # the camera read the ten, not the nine
+    p.session.feed(CardPlayed(Seat.N, face("TH"), 0.5, 0.95))
     assert p.bidding_view().undo == "Not this card"
     assert p.undo() and p.tap_turn_up("9H")
     assert p.bidding_view().turn_up == "9H" and p.bidding_view().turn_up_note == ""

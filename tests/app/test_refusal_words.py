@@ -9,20 +9,20 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.app.words import refusal_words
+from kiosk.app.words import refusal_words, seat_name
 from kiosk.rules.bidding import Bid, BidFault, Call, IllegalBidError
 from kiosk.rules.cards import Card, Seat, Suit
 from kiosk.rules.play import HandState, IllegalPlayError, PlayFault
 from kiosk.rules.profiles import get_profile
 from kiosk.table import referee
-from kiosk.table.referee import Refusal
+from kiosk.table.referee import Play, Refusal
+from kiosk.table.twins import plays_of
 
-BIDS = [{"seat": "E", "call": "pass"}, {"seat": "S", "call": "pass"},
-        {"seat": "W", "call": "order", "alone": False}]
+BIDS = [Bid(Seat.E, Call.PASS), Bid(Seat.S, Call.PASS), Bid(Seat.W, Call.ORDER)]
 
 
-def _refusal(plays: list[tuple[str, str]]) -> str | None:
-    problem = referee.replay("tournament", "N", "9H", BIDS, plays).problem
+def _refusal(plays: list[Play]) -> str | None:
+    problem = referee.replay("tournament", Seat.N, Card.parse("9H"), BIDS, plays).problem
     return None if problem is None else refusal_words(problem)
 
 
@@ -31,13 +31,13 @@ def _said(error: Exception) -> str:
 
 
 def test_a_seat_that_plays_twice_in_a_trick_is_named_south_too() -> None:
-    assert _refusal([("E", "AS"), ("S", "9S"), ("S", "TS")]) == (
+    assert _refusal(plays_of("E AS", "S 9S", "S TS")) == (
         "South plays twice in trick 1.")
-    assert _refusal([("E", "AS"), ("E", "9S")]) == "East plays twice in trick 1."
+    assert _refusal(plays_of("E AS", "E 9S")) == "East plays twice in trick 1."
 
 
 def test_a_card_played_twice_names_the_seat_that_played_it_first() -> None:
-    assert _refusal([("E", "9S"), ("S", "AS"), ("W", "AS")]) == (
+    assert _refusal(plays_of("E 9S", "S AS", "W AS")) == (
         "The ace of spades is played twice (by South in trick 1).")
 
 
@@ -83,8 +83,8 @@ def test_the_engine_names_the_seats_of_its_refusals() -> None:
 
 
 def test_seat_names_come_from_the_rules_engine() -> None:
-    assert [referee.seat_name(s) for s in "NESW"] == ["North", "East", "South", "West"]
-    assert referee.seat_name(None) == "None"
+    assert [seat_name(s) for s in "NESW"] == ["North", "East", "South", "West"]
+    assert seat_name(None) == "None"
     assert [seat.words for seat in Seat] == ["North", "East", "South", "West"]
 
 

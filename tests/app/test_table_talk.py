@@ -7,8 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from kiosk.app.presenter import TablePresenter
+from kiosk.rules.cards import Card, Seat
 from kiosk.table.session import TableSession
-from kiosk.vision.events import CardPlayed, CardReread
+from kiosk.table.twins import plays_of
+from kiosk.vision.events import CardPlayed, CardReread, face
 from tests.table.conftest import make_setup
 
 
@@ -31,21 +33,23 @@ def test_tapping_the_next_leader_after_a_full_trick_starts_the_next_trick(
     """Cards tapped in: the full trick stays on the table (no camera clears it). A tap on
     East's place, East having won it, is East's lead to trick 2, not a change to trick 1."""
     p = _playing(tmp_path)
-    for seat, card in (("E", "AS"), ("S", "9S"), ("W", "KS"), ("N", "QS")):
+    for seat, card in plays_of("E AS", "S 9S", "W KS", "N QS"):
         _tap_in(p, seat, card)
     assert p.live_view().won_by == "Trick 1 to East"
-    assert p.tap_seat("E") and p.selected == (2, "E")
+    assert p.tap_seat("E") and p.selected == (2, Seat.E)
     assert p.correction_view().prompt == "Trick 2, East: tap the card East played"
     assert p.pick_card("JH")
     hand = p.session.hand
-    assert hand is not None and hand.plays[0] == ("E", "AS") and hand.plays[4] == ("E", "JH")
-    assert p.selected == (2, "S")  # the next seat's place, for the next card tapped in
+    assert hand is not None
+    assert hand.plays[0] == (Seat.E, Card.parse("AS"))
+    assert hand.plays[4] == (Seat.E, Card.parse("JH"))
+    assert p.selected == (2, Seat.S)  # the next seat's place, for the next card tapped in
 
 
 def test_a_finished_tricks_card_is_changed_only_after_a_yes_and_can_be_undone(
         tmp_path: Path) -> None:
     p = _playing(tmp_path)
-    for seat, card in (("E", "AS"), ("S", "9S"), ("W", "KS"), ("N", "QS")):
+    for seat, card in plays_of("E AS", "S 9S", "W KS", "N QS"):
         p.apply(CardPlayed(seat, card, float(len(p.session.journal)), 0.95))
     p.open("correction")
     p.select_slot(1, "N")
@@ -55,11 +59,12 @@ def test_a_finished_tricks_card_is_changed_only_after_a_yes_and_can_be_undone(
     assert v.question == ("Trick 1, North: the queen of spades becomes the ten of hearts. "
                           "Trick 1 then goes to North, not East.")
     hand = p.session.hand
-    assert hand is not None and hand.plays[3] == ("N", "QS")
+    assert hand is not None and hand.plays[3] == (Seat.N, Card.parse("QS"))
     assert p.confirm_fix(True)
-    assert hand.plays[3] == ("N", "TH") and p.live_view().won_by == "Trick 1 to North"
+    assert hand.plays[3] == (Seat.N, Card.parse("TH"))
+    assert p.live_view().won_by == "Trick 1 to North"
     assert p.correction_view().undo == "Undo the change"
-    assert p.undo_fix() and hand.plays[3] == ("N", "QS")
+    assert p.undo_fix() and hand.plays[3] == (Seat.N, Card.parse("QS"))
     assert p.correction_view().undo == ""
     p.select_slot(1, "N")
     assert not p.pick_card("KS") and "West" in p.message  # refused outright, never asked
@@ -67,9 +72,10 @@ def test_a_finished_tricks_card_is_changed_only_after_a_yes_and_can_be_undone(
 
 def test_the_cameras_second_thought_is_asked_and_a_no_keeps_the_card(tmp_path: Path) -> None:
     p = _playing(tmp_path)
-    for seat, card in (("E", "AS"), ("S", "TS"), ("W", "KS"), ("N", "QS")):
+    for seat, card in plays_of("E AS", "S TS", "W KS", "N QS"):
         p.apply(CardPlayed(seat, card, float(len(p.session.journal)), 0.95))
-    p.apply(CardReread(trick=1, seat="S", card="9S", was="TS", t=50.0, confidence=0.8))
+    p.apply(CardReread(trick=1, seat=Seat.S, card=face("9S"), was=face("TS"), t=50.0,
+                          confidence=0.8))
     v = p.live_view()
     assert v.ask == ("The camera now reads South's card in trick 1 as the nine of spades; "
                      "the record has the ten of spades.")
@@ -78,7 +84,8 @@ def test_the_cameras_second_thought_is_asked_and_a_no_keeps_the_card(tmp_path: P
         "Trick 1, South: the ten of spades becomes the nine of spades.")
     p.confirm_fix(False)  # the players keep the ten
     hand = p.session.hand
-    assert hand is not None and hand.suggestion is None and hand.plays[1] == ("S", "TS")
+    assert hand is not None and hand.suggestion is None
+    assert hand.plays[1] == (Seat.S, Card.parse("TS"))
     assert p.live_view().ask == ""
 
 

@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 
 from kiosk.app.presenter import TablePresenter
+from kiosk.rules.cards import Card, Seat
 from kiosk.table.session import TableSession
-from kiosk.vision.events import CardPlayed, TrickCleared
+from kiosk.table.twins import plays_of
+from kiosk.vision.events import CardPlayed, TrickCleared, face
 
 
 @pytest.fixture
@@ -25,10 +27,10 @@ def asked(tmp_path: Path) -> TablePresenter:
     s.start_game("N")
     s.see_turn_up("9H")
     s.bid("pass"), s.bid("pass"), s.bid("order")
-    for t, (seat, card) in enumerate([("E", "AS"), ("S", "QH"), ("W", "KS"), ("N", "QS")]):
+    for t, (seat, card) in enumerate(plays_of("E AS", "S QH", "W KS", "N QS")):
         s.feed(CardPlayed(seat, card, t, 0.9))
     s.feed(TrickCleared(10))
-    s.feed(CardPlayed("S", "9S", 11, 0.9))
+    s.feed(CardPlayed(Seat.S, face("9S"), 11, 0.9))
     return p
 
 
@@ -50,13 +52,13 @@ def test_one_tap_on_the_card_as_read_answers_and_the_next_card_is_asked(
     p = asked
     s = p.session
     assert p.twins.answer("AS")  # one tap: nothing more to confirm
-    assert s.hand is not None and s.hand.fixed[(1, "E")] == "AS"
+    assert s.hand is not None and s.hand.fixed[(1, Seat.E)] == Card.parse("AS")
     asked_about = []
     while p.screen == "twin":  # each card the renege depends on, one tap each
         v = p.twins.view()
         assert v is not None
         asked_about.append((v.trick, v.seat))
-        was = s.hand.suggestion.was if s.hand.suggestion else ""
+        was = str(s.hand.suggestion.was) if s.hand.suggestion else ""
         assert p.twins.answer(was)
     assert (1, "E") not in asked_about and len(asked_about) == len(set(asked_about))
     assert p.screen == "renege" and s.phase == "renege"  # every card as read: flagged
@@ -66,7 +68,7 @@ def test_one_tap_on_the_twin_clears_the_renege(asked: TablePresenter) -> None:
     p = asked
     s = p.session
     assert p.twins.answer("AC")  # East led the ace of clubs: South had no club to follow
-    assert s.hand is not None and ("E", "AC") in s.hand.plays
+    assert s.hand is not None and (Seat.E, Card.parse("AC")) in s.hand.plays
     assert s.hand.view is not None and s.hand.view.renege is None
     assert p.screen == "live" and s.phase == "playing"
     assert p.message == ""
@@ -87,10 +89,10 @@ def test_neither_card_opens_the_correction_at_its_place(asked: TablePresenter) -
     p = asked
     p.open("correction")
     p.select_slot(1, "E")  # what the screen's 'Neither of these' does
-    assert p.screen == "correction" and p.selected == (1, "E")
+    assert p.screen == "correction" and p.selected == (1, Seat.E)
     assert p.pick_card("KC") is False  # a finished trick: what it changes is said first
     assert p.confirm_fix(True)
-    assert p.session.hand is not None and ("E", "KC") in p.session.hand.plays
+    assert p.session.hand is not None and (Seat.E, Card.parse("KC")) in p.session.hand.plays
 
 
 def test_the_voice_asks_the_question_and_says_the_renege_only_once_it_stands(

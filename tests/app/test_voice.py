@@ -17,8 +17,9 @@ from kiosk.app.demo import DemoDriver, start_demo
 from kiosk.app.presenter import TablePresenter
 from kiosk.app.speech import Speech
 from kiosk.app.voice import Voice, VoiceSettings, espeak_command, phonemes
+from kiosk.rules.cards import Seat
 from kiosk.table.session import TableSession
-from kiosk.vision.events import CardPlayed, ReaderWarning, WarningKind
+from kiosk.vision.events import CardPlayed, ReaderWarning, WarningKind, face
 
 
 def play_demo(session: TableSession) -> None:
@@ -73,11 +74,11 @@ def test_only_alerts_while_the_players_are_asked_to_tap(tmp_path: Path) -> None:
     session.see_turn_up("9H")
     session.bid("pass"), session.bid("pass"), session.bid("order")
     screen[0] = "correction"  # a player is fixing a card
-    session.feed(CardPlayed("E", "AS", 1.0, 0.9))
-    session.feed(ReaderWarning(WarningKind.OCCLUDED, "An arm hides the cards.", "S", 2.0))
+    session.feed(CardPlayed(Seat.E, face("AS"), 1.0, 0.9))
+    session.feed(ReaderWarning(WarningKind.OCCLUDED, "An arm hides the cards.", Seat.S, 2.0))
     assert said == [("An arm hides the cards.", True)]
     screen[0] = "live"
-    session.feed(CardPlayed("S", "9S", 3.0, 0.9))
+    session.feed(CardPlayed(Seat.S, face("9S"), 3.0, 0.9))
     assert said[-1] == ("South, nine of spades.", False)
     assert ("East, ace of spades.", False) not in said  # not said later either
 

@@ -43,8 +43,9 @@ from kiosk.app.main import KioskApp  # noqa: E402
 from kiosk.app.presenter import TablePresenter  # noqa: E402
 from kiosk.app.voice import VoiceSettings  # noqa: E402
 from kiosk.app.words import card_words  # noqa: E402
+from kiosk.rules.cards import Card, Seat  # noqa: E402
 from kiosk.table.session import TableSession  # noqa: E402
-from kiosk.vision.events import CardPlayed, KittyChange, KittySeen, TrickCleared  # noqa: E402
+from kiosk.vision.events import CardPlayed, KittyChange, KittySeen, TrickCleared, face  # noqa: E402
 
 
 def walk(widget: Any) -> Iterator[Any]:
@@ -182,7 +183,8 @@ def camera(session: TableSession, hand: int, seat_cards: list[str], t0: float) -
             session.feed(TrickCleared(t), source=f"ui:h{hand}")
         else:
             seat, card = play.split(":")
-            session.feed(CardPlayed(seat, card, t, 0.95), source=f"ui:h{hand}")
+            session.feed(CardPlayed(Seat.parse(seat), face(card), t, 0.95),
+                         source=f"ui:h{hand}")
         t += 1
 
 
@@ -407,11 +409,11 @@ def steps(d: Driver, session: TableSession) -> Iterator[float]:
     yield from d.shot("live")
     yield from d.tap(card="QD", within="table")  # the queen of diamonds? No: tap it
     yield from d.until("correction")
-    assert d.app.presenter.selected == (2, "S")
+    assert d.app.presenter.selected == (2, Seat.S)
     yield from d.shot("correction")
     yield from d.tap(card="QH", within="picker")  # the queen of hearts it was
     yield 0.3
-    assert session.hand.plays[-1] == ("S", "QH"), session.hand.plays
+    assert session.hand.plays[-1] == (Seat.S, Card.parse("QH")), session.hand.plays
     yield from fix_a_finished_trick(d, session)
     yield from d.tap("Done")
     yield from d.until("live")
@@ -439,7 +441,7 @@ def steps(d: Driver, session: TableSession) -> Iterator[float]:
     # then leads 9S: a renege, proven.
     yield from d.until("bidding")
     # the camera reads the turn-up on East's kitty
-    session.feed(KittySeen("E", "9H", KittyChange.SHOWN, 290.0, 0.95), source="ui:h2")
+    session.feed(KittySeen(Seat.E, face("9H"), KittyChange.SHOWN, 290.0, 0.95), source="ui:h2")
     yield 0.4
     assert d.screen.turn_up == "9H" and d.screen.turn_up_note.startswith("Turn-up: nine of hearts")
     yield from d.shot("bidding-camera-turn-up")
@@ -448,7 +450,7 @@ def steps(d: Driver, session: TableSession) -> Iterator[float]:
     yield from d.tap("Order it up")  # North
     yield 0.3
     # ... and sees East pick it up, as the bids say: nothing to ask
-    session.feed(KittySeen("E", "9H", KittyChange.TAKEN, 296.0, 1.0), source="ui:h2")
+    session.feed(KittySeen(Seat.E, face("9H"), KittyChange.TAKEN, 296.0, 1.0), source="ui:h2")
     yield 0.4
     assert not d.app.presenter.live_view().notices
     camera(session, 2, ["S:AS", "W:QH", "N:KS", "E:QS", "clear", "W:9S"], 300)
@@ -510,7 +512,7 @@ def twin_questions(d: Driver, session: TableSession) -> Iterator[float]:
         if first:  # the words under the card, then the card's own face
             yield from d.tap(card_words(asked.was).capitalize())
         else:
-            yield from d.tap(card=asked.was)
+            yield from d.tap(card=str(asked.was))
         first = False
         yield 0.4
         assert session.hand is not None and session.hand.fixed.get(place) == asked.was, (
@@ -526,17 +528,18 @@ def fix_a_finished_trick(d: Driver, session: TableSession) -> Iterator[float]:
     yield 0.3
     yield from d.tap(card="9C", within="picker")
     yield 0.3
-    assert session.hand is not None and ("N", "QS") in session.hand.plays  # not yet
+    assert session.hand is not None and (Seat.N, Card.parse("QS")) in session.hand.plays  # not yet
     assert "Trick 1, North: the queen of spades becomes the nine of clubs" in (
         d.screen.question), d.screen.question
     yield from d.shot("correction-question")
     yield from d.tap("Yes: change it")
     yield 0.3
-    assert ("N", "9C") in session.hand.plays
+    assert (Seat.N, Card.parse("9C")) in session.hand.plays
     yield from d.shot("correction-undo")
     yield from d.tap("Undo the change")
     yield 0.3
-    assert ("N", "QS") in session.hand.plays and ("N", "9C") not in session.hand.plays
+    assert (Seat.N, Card.parse("QS")) in session.hand.plays
+    assert (Seat.N, Card.parse("9C")) not in session.hand.plays
 
 
 def camera_stops(d: Driver) -> Iterator[float]:

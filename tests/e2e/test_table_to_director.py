@@ -83,7 +83,7 @@ class ScriptedTable:
     def play_hand(self) -> None:
         session = self.session
         assert session.hand is not None and session.phase == "bidding"
-        dealer = Seat(session.hand.dealer)
+        dealer = session.hand.dealer
         deck = list(EUCHRE_DECK)
         self.rng.shuffle(deck)
         hands = {seat: deck[5 * i: 5 * i + 5] for i, seat in enumerate(dealer.left.clockwise())}
@@ -91,8 +91,8 @@ class ScriptedTable:
         turn_up = deck[20]
         # The dealer turns the card up in front of them: the camera reports it.
         self.t += 1
-        self.see(CardPlayed(dealer.value, str(turn_up), self.t, 0.97))
-        assert session.hand.turn_up == str(turn_up)
+        self.see(CardPlayed(dealer, turn_up, self.t, 0.97))
+        assert session.hand.turn_up == turn_up
         self.bid_hand(hands, turn_up)
         view = session.hand.view
         assert view is not None
@@ -100,7 +100,8 @@ class ScriptedTable:
         if view.phase == "over":  # everyone passed twice: a new deal
             self.records.append(view.record | record)
             return
-        trump = Suit(view.trump)
+        trump = view.trump
+        assert trump is not None
         if view.record["bids"][-1]["call"] == Call.ORDER.value:  # the dealer takes it up
             hand = hands[dealer] + [turn_up]
             others = [c for c in hand if effective_suit(c, trump) is not trump] or hand[:-1]
@@ -110,13 +111,14 @@ class ScriptedTable:
             record["discard"] = str(discard)
         while session.phase == "playing":
             view = session.hand.view
-            seat = Seat(view.to_play)
+            seat = view.to_play
+            assert seat is not None
             open_trick = view.tricks[-1] if view.tricks and view.tricks[-1].winner is None else None
-            led = Card.parse(open_trick.cards[0][1]) if open_trick else None
+            led = open_trick.cards[0][1] if open_trick else None
             card = self.rng.choice(legal_plays(hands[seat], led, trump))
             hands[seat].remove(card)
             self.t += 1
-            self.see(CardPlayed(seat.value, str(card), self.t, 0.95))
+            self.see(CardPlayed(seat, card, self.t, 0.95))
             done = session.hand.view.tricks
             if done and done[-1].winner is not None:
                 self.t += 1
@@ -128,20 +130,21 @@ class ScriptedTable:
         session = self.session
         while session.phase == "bidding":
             view = session.hand.view
-            seat = Seat(view.to_bid)
-            wanted = ("pass", None)
+            seat = view.to_bid
+            assert seat is not None
+            wanted: tuple[Call, Suit | None] = (Call.PASS, None)
             if view.bidding_round == 1:
-                cards = hands[seat] + ([turn_up] if seat is Seat(view.dealer) else [])
+                cards = hands[seat] + ([turn_up] if seat is view.dealer else [])
                 natural = any(c.suit is turn_up.suit for c in hands[seat])
                 strong = sum(effective_suit(c, turn_up.suit) is turn_up.suit for c in cards)
                 if strong >= 3 and (natural or seat is not Seat(view.dealer)):
-                    wanted = ("order", None)
+                    wanted = (Call.ORDER, None)
             else:
                 counts = {s: sum(effective_suit(c, s) is s for c in hands[seat])
                           for s in Suit if s is not turn_up.suit}
                 best = max(counts, key=lambda s: counts[s])
                 if counts[best] >= 3:
-                    wanted = ("name", best.value)
+                    wanted = (Call.NAME, best)
             buttons = session.bid_options()
             # Not alone if the rules allow it, else alone (alberta55: the dealer's partner
             # who orders up must), else pass (or the first bid allowed).

@@ -15,9 +15,10 @@ from kiosk.app.demo import RECORD
 from kiosk.egn.game import EgnGame
 from kiosk.egn.records import game_of_records, records_of_game
 from kiosk.egn.replay import replay_game
+from kiosk.rules.cards import Seat
 from kiosk.table.session import TableSession
 from kiosk.table.setup import TableSetup
-from kiosk.vision.events import CardPlayed, TrickCleared
+from kiosk.vision.events import CardPlayed, TrickCleared, face
 from tests.egn.helpers import as_reference
 
 DEMO = json.loads(RECORD.read_text())
@@ -49,7 +50,8 @@ def feed(session: TableSession, tricks: list[list[str]], hand: int) -> None:
     for number, trick in enumerate(tricks):
         for play in trick:
             seat, card = play.split(":")
-            session.feed(CardPlayed(seat, card, hand * 100 + number, 0.95), source=f"h{hand}")
+            session.feed(CardPlayed(Seat.parse(seat), face(card), hand * 100 + number, 0.95),
+                         source=f"h{hand}")
         session.feed(TrickCleared(hand * 100 + number + 0.5), source=f"h{hand}")
 
 
@@ -70,7 +72,7 @@ def kept_game(tmp_path: Path) -> tuple[TableSession, Path]:
     session.next_hand()
     bid(session, 1)
     tricks = [[turned(play, 1) for play in trick] for trick in DEMO["tricks"]]
-    session.feed(CardPlayed("S", "AC", 200, 0.6), source="h2")  # the camera misreads AS
+    session.feed(CardPlayed(Seat.S, face("AC"), 200, 0.6), source="h2")  # the camera misreads AS
     session.correct(1, "S", "AS")
     feed(session, [tricks[0][1:], *tricks[1:]], 2)
     session.next_hand()

@@ -20,8 +20,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 from builder import Stage, trick  # noqa: E402
 
 from devtools.oracle import OracleNoise  # noqa: E402
+from kiosk.rules.cards import Seat, Suit  # noqa: E402
+from kiosk.vision.brief import HandBrief  # noqa: E402
 from kiosk.vision.events import CardPlayed  # noqa: E402
-from kiosk.vision.pipeline import Play, read_stream  # noqa: E402
+from kiosk.vision.pipeline import read_stream  # noqa: E402
 
 SEATS = "NESW"
 CARDS = [r + s for s in "CDHS" for r in "9TJQKA"]
@@ -57,7 +59,8 @@ def test_a_trick_is_read_right_whatever_happens_to_it(leader, cards, view, hidde
     for t0, k in glare:
         stage.glare(t0, t0 + 0.3, cards[k])
     frames = stage.stream(OracleNoise.level(noise))
-    reading = read_stream(frames, stage.calibration, play=Play(leader=leader, trump="S"))
+    brief = HandBrief(leader=Seat.parse(leader), trump=Suit.SPADES)
+    reading = read_stream(frames, stage.calibration, brief=brief)
     played = [(str(e.seat), str(e.card)) for _t, e in reading.events if isinstance(e, CardPlayed)]
     assert set(played) <= set(plays), "a card was reported that nobody played"
     assert reading.tricks_json() == [[f"{s}:{c}" for s, c in plays]]

@@ -15,16 +15,17 @@ from typing import Any
 
 import pytest
 
+from kiosk.vision.brief import HandBrief
 from kiosk.vision.events import CardPlayed, ReaderWarning, TrickCleared, TrickComplete
-from kiosk.vision.pipeline import Play, load_stream, read_stream, stream_calibration
+from kiosk.vision.pipeline import load_stream, read_stream, stream_calibration
 
 FIXTURES = sorted((Path(__file__).parent / "fixtures").glob("*.json"))
 
 
 def _read(path: Path) -> tuple[dict[str, Any], Any]:
     stream = load_stream(path)
-    play = Play(**stream.get("play", {}))
-    return stream, read_stream(stream["frames"], stream_calibration(stream), play=play)
+    brief = HandBrief.from_json(stream.get("play", {}))
+    return stream, read_stream(stream["frames"], stream_calibration(stream), brief=brief)
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=[p.stem for p in FIXTURES])

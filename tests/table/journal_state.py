@@ -5,28 +5,57 @@ code built from them; a journal written by an older kiosk must replay to it stil
 
 from __future__ import annotations
 
-import json
+from enum import Enum
 from typing import Any
 
 from kiosk.app import words
+from kiosk.rules.bidding import Bid
+from kiosk.rules.cards import Card
+from kiosk.table.entries import BidSpoken, GameStarted, TurnUpSeen
 from kiosk.table.referee import HandView
 from kiosk.table.session import TableSession
 
 
 def plain(value: Any) -> Any:
-    """JSON's own form of a value (tuples as lists, seats and cards as their codes)."""
-    return json.loads(json.dumps(value, default=_code, sort_keys=True))
-
-
-def _code(value: Any) -> Any:
+    """JSON's own form of a value (tuples as lists, seats, suits and cards as their codes,
+    a bid as the hand's log kept it)."""
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, Bid):
+        return _bid(value)
+    if isinstance(value, dict):
+        return {_key(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [plain(v) for v in value]
     if hasattr(value, "__dict__") and not isinstance(value, type):
-        return vars(value)
-    return str(value)
+        return plain(vars(value))
+    return value
 
 
-def _keyed(mapping: dict[Any, Any]) -> dict[str, Any]:
-    return {",".join(map(str, k)) if isinstance(k, tuple) else str(k): v
-            for k, v in mapping.items()}
+def _key(key: Any) -> str:
+    if isinstance(key, tuple):
+        return ",".join(str(plain(k)) for k in key)
+    return str(plain(key))
+
+
+def _bid(bid: Bid) -> dict[str, Any]:
+    data: dict[str, Any] = {"seat": str(bid.seat), "call": bid.call.value, "alone": bid.alone}
+    if bid.suit is not None:
+        data["suit"] = str(bid.suit)
+    return data
+
+
+def _step(step: GameStarted | TurnUpSeen | BidSpoken | None) -> Any:
+    """Undo's next step as the state has always written it: (kind, facts)."""
+    if isinstance(step, GameStarted):
+        return ["start", {"dealer": str(step.dealer)}]
+    if isinstance(step, TurnUpSeen):
+        return ["turn_up", {"card": str(step.card), "source": step.source}]
+    if isinstance(step, BidSpoken):
+        return ["bid", _bid(step.bid)]
+    return None
 
 
 def _summary(view: HandView) -> dict[str, Any]:
@@ -43,7 +72,7 @@ def snapshot(session: TableSession) -> dict[str, Any]:
     """Everything a player could see, as plain data: equal snapshots mean the same game
     (the kill-and-restart tests compare these)."""
     hand = session.hand
-    return {
+    return plain({
         "phase": session.phase,
         "setup": session.setup.to_json() if session.setup else None,
         "scores": session.scores,
@@ -57,7 +86,7 @@ def snapshot(session: TableSession) -> dict[str, Any]:
         "corrections": [vars(c) for c in session.corrections],
         "confirmed": sorted(session.confirmed),
         "journal": len(session.journal),
-    }
+    })
 
 
 def _renege_options(session: TableSession) -> list[Any]:
@@ -84,10 +113,10 @@ def state_of(session: TableSession) -> dict[str, Any]:
         "notices": [[words.notice_words(n), n.seat, n.seq, n.hand, n.kind]
                     for n in session.notices],
         "markers": [d.to_json() | {"seq": d.seq} for d in session.markers.disputes],
-        "readings": [[h, _keyed(f)] for h, f in session.markers.readings],
+        "readings": [[h, f] for h, f in session.markers.readings],
         "undoable": list(session.undoable),
-        "reader_context": session.reader_context(),
-        "last_step": session.last_step(),
+        "reader_context": session.hand_brief(),
+        "last_step": _step(session.last_step()),
         "scores": session.scores,
         "bid_options": [[o.call, o.suit, o.alone, words.bid_label(o), o.allowed,
                          words.bid_reason(o)] for o in session.bid_options()],
@@ -96,7 +125,7 @@ def state_of(session: TableSession) -> dict[str, Any]:
         "hand": None if hand is None else {
             "turn_up_source": hand.turn_up_source, "kitty_seen": hand.kitty_seen,
             "cleared": hand.cleared, "changed_at": hand.changed_at,
-            "fixed": _keyed(hand.fixed), "held_back": hand.held_back,
+            "fixed": hand.fixed, "held_back": hand.held_back,
             "suggestion": None if hand.suggestion is None else [
                 hand.suggestion.trick, hand.suggestion.seat, hand.suggestion.card,
                 hand.suggestion.was, hand.suggestion.twin],
@@ -109,4 +138,4 @@ def state_of(session: TableSession) -> dict[str, Any]:
         },
         "result": session.game_result() if session.setup and session.started_at else None,
     }
-    return plain(state)  # type: ignore[no-any-return]
+    return plain(state)

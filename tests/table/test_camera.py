@@ -16,10 +16,12 @@ from devtools.run import oracle_choice
 from kiosk.app.demo import DemoDriver, start_demo
 from kiosk.app.presenter import TablePresenter
 from kiosk.app.words import notice_words
+from kiosk.rules.cards import Seat, Suit
 from kiosk.table.camera import CameraLink, HandFollower, choose_detector
 from kiosk.table.feed import FrameFeed, open_capture
 from kiosk.table.session import TableSession
-from kiosk.vision.pipeline import FramePipeline, Play
+from kiosk.vision.brief import HandBrief
+from kiosk.vision.pipeline import FramePipeline
 
 ROOT = Path(__file__).resolve().parents[2]
 VIDEO = ROOT / "kiosk" / "assets" / "demo-hand.mp4"
@@ -114,11 +116,11 @@ def test_no_model_and_no_ground_truth_means_tapping(tmp_path: Path) -> None:
 
 class Recorder:
     def __init__(self) -> None:
-        self.hands: list[Play] = []
+        self.hands: list[HandBrief] = []
         self.frames = 0
 
-    def new_hand(self, play: Play) -> None:
-        self.hands.append(play)
+    def new_hand(self, brief: HandBrief) -> None:
+        self.hands.append(brief)
 
     def __call__(self, frame: Any, t: float) -> list[Any]:
         self.frames += 1
@@ -127,18 +129,19 @@ class Recorder:
 
 def test_the_pipeline_hears_of_each_hand_once_when_its_bidding_ends() -> None:
     pipeline = Recorder()
-    follower = HandFollower(pipeline, lambda c: Play(c["leader"], c["trump"], c["sitting_out"]))
-    bidding = {"hand": 1, "leader": None, "trump": None, "sitting_out": None}
-    follower.follow(bidding)
+    follower = HandFollower(pipeline)
+    follower.follow(HandBrief(hand=1))
     follower(None, 0.0)
     assert pipeline.hands == []  # nobody leads yet: the reader is not told anything
-    follower.follow({"hand": 1, "leader": "E", "trump": "H", "sitting_out": None})
+    first = HandBrief(hand=1, leader=Seat.E, trump=Suit.HEARTS)
+    follower.follow(first)
     follower(None, 0.1)
-    follower.follow({"hand": 1, "leader": "N", "trump": "H", "sitting_out": None})  # trick 2
+    follower.follow(HandBrief(hand=1, leader=Seat.N, trump=Suit.HEARTS))  # trick 2
     follower(None, 0.2)
-    follower.follow({"hand": 2, "leader": "S", "trump": "C", "sitting_out": "W"})
+    second = HandBrief(hand=2, leader=Seat.S, trump=Suit.CLUBS, sitting_out=Seat.W)
+    follower.follow(second)
     follower(None, 0.3)
-    assert pipeline.hands == [Play("E", "H", None), Play("S", "C", "W")]
+    assert pipeline.hands == [first, second]
     assert pipeline.frames == 4
 
 
@@ -152,8 +155,7 @@ def play_video(journal: Path, stop_after_tricks: int | None = None) -> TableSess
     driver = DemoDriver(session, pace=0.01, autoplay=False, camera_hands=frozenset({1}))
     capture, source = open_capture(video=str(VIDEO))
     choice = choose_detector(VIDEO, "oracle", fallback=oracle_choice)
-    follower = HandFollower(FramePipeline(choice.detector, view="tablet"),
-                            lambda c: Play(c["leader"], c["trump"], c["sitting_out"]))
+    follower = HandFollower(FramePipeline(choice.detector, view="tablet"))
     feed = FrameFeed(capture, source, reader=follower, is_video=True, hold=True, pace=0.01)
     CameraLink(session, presenter, feed, follower, from_start=True).update()
     inbox: list[tuple[list[Any], str]] = []

@@ -13,7 +13,7 @@ MODULES = ["kiosk.table.journal", "kiosk.table.feed", "kiosk.table.setup", "kios
            "kiosk.vision.cards.detector", "kiosk.vision.cards.suit_reader",
            "kiosk.vision.cards.context_reader",
            "kiosk.vision.cards.index_classifier",
-           "kiosk.vision.pipeline", "kiosk.vision.reader", "kiosk.vision.reader.twins",
+           "kiosk.vision.brief", "kiosk.vision.reader", "kiosk.vision.reader.twins",
            "kiosk.table.twins",
            "kiosk.vision.fives.poses", "kiosk.app.demo", "kiosk.app.headless", "kiosk.app.palette",
            "kiosk.commands.run"]

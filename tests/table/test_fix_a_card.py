@@ -13,6 +13,7 @@ from kiosk.rules.cards import Card, Seat
 from kiosk.table.hand_log import Suggestion
 from kiosk.table.intents import IntentRefused, Why
 from kiosk.table.session import TableSession
+from kiosk.table.twins import plays_of
 from kiosk.vision.events import CardPlayed, CardReread, face
 
 Opener = Callable[..., TableSession]
@@ -41,47 +42,48 @@ def test_a_finished_tricks_card_is_not_changed_without_the_players_yes(
     with pytest.raises(IntentRefused) as refused:
         s.correct(1, "N", "TH")
     assert refused.value.why is Why.TRICK_FINISHED and refused.value.trick == 1
-    assert s.hand is not None and s.hand.plays[3] == ("N", "QS")
+    assert s.hand is not None and s.hand.plays[3] == (Seat.N, Card.parse("QS"))
     assert s.corrections == []
 
 
 def test_the_preview_says_who_wins_the_trick_after_the_fix(new_session: Opener) -> None:
     s = _trick_one(new_session)
     preview = s.fix_preview(1, "N", "TH")  # North trumped it: the ten of hearts
-    assert preview.was == "QS" and preview.card == "TH"
-    assert preview.winners == ((1, "E", "N"),)
+    assert preview.was == Card.parse("QS") and preview.card == Card.parse("TH")
+    assert preview.winners == ((1, Seat.E, Seat.N),)
     assert preview.tricks_before == {"NS": 0, "EW": 1}
     assert preview.tricks_after == {"NS": 1, "EW": 0}
-    assert s.hand is not None and s.hand.plays[3] == ("N", "QS")  # nothing done yet
+    assert s.hand is not None and s.hand.plays[3] == (Seat.N, Card.parse("QS"))  # nothing done yet
 
 
 def test_a_confirmed_fix_can_be_undone(new_session: Opener) -> None:
     s = _trick_one(new_session)
     s.correct(1, "N", "TH", confirmed=True)
     assert s.hand is not None and s.hand.view is not None
-    assert s.hand.view.tricks[0].winner == "N"
+    assert s.hand.view.tricks[0].winner is Seat.N
     fix = s.last_fix()
-    assert fix is not None and (fix.trick, fix.seat, fix.was, fix.card) == (1, "N", "QS", "TH")
+    assert fix is not None and (fix.trick, fix.seat, fix.was, fix.card) == (
+        1, Seat.N, Card.parse("QS"), Card.parse("TH"))
     s.undo_fix()
-    assert s.hand.plays[3] == ("N", "QS") and s.hand.view.tricks[0].winner == "E"
+    assert s.hand.plays[3] == (Seat.N, Card.parse("QS")) and s.hand.view.tricks[0].winner is Seat.E
     assert s.last_fix() is None  # an Undo is not undone in turn
     s.journal.close()
     again = new_session()
-    assert again.hand is not None and again.hand.plays[3] == ("N", "QS")
+    assert again.hand is not None and again.hand.plays[3] == (Seat.N, Card.parse("QS"))
 
 
 def test_the_camera_never_changes_a_finished_trick_by_itself(new_session: Opener) -> None:
     """The trick is full but not yet raked in: a new read of North's card is asked."""
     s = _trick_one(new_session)
     s.feed(CardPlayed(Seat.N, face("TH"), 9.0, 0.95), source="cam")
-    assert s.hand is not None and s.hand.plays[3] == ("N", "QS")
-    assert s.hand.suggestion == Suggestion(1, "N", "TH", "QS")
+    assert s.hand is not None and s.hand.plays[3] == (Seat.N, Card.parse("QS"))
+    assert s.hand.suggestion == Suggestion(1, Seat.N, Card.parse("TH"), Card.parse("QS"))
     s.keep_card()  # the players keep the queen of spades
-    assert s.hand.suggestion is None and s.hand.plays[3] == ("N", "QS")
+    assert s.hand.suggestion is None and s.hand.plays[3] == (Seat.N, Card.parse("QS"))
     s.feed(CardReread(trick=1, seat=Seat.N, card=face("TH"), was=face("QS"), t=10.0,
                       confidence=0.9),
            source="cam")
-    assert s.hand.suggestion is None and s.hand.plays[3] == ("N", "QS")
+    assert s.hand.suggestion is None and s.hand.plays[3] == (Seat.N, Card.parse("QS"))
 
 
 def test_a_players_card_outranks_a_later_camera_read_in_the_open_trick(
@@ -91,7 +93,7 @@ def test_a_players_card_outranks_a_later_camera_read_in_the_open_trick(
     s.feed(CardPlayed(Seat.E, face("AC"), 1.0, 0.95), source="cam")  # misread: East led the AS
     s.correct(1, "E", "AS")
     s.feed(CardPlayed(Seat.E, face("AC"), 2.0, 0.95), source="cam")  # the camera still says AC
-    assert s.hand is not None and s.hand.plays == [("E", "AS")]
+    assert s.hand is not None and s.hand.plays == plays_of("E AS")
 
 
 def test_after_a_restart_a_replayed_video_does_not_overwrite_a_tapped_card(
@@ -108,7 +110,7 @@ def test_after_a_restart_a_replayed_video_does_not_overwrite_a_tapped_card(
     again.feed(CardReread(trick=1, seat=Seat.N, card=face("QS"), was=face("TH"), t=7.0,
                           confidence=0.9),
                source="video:demo.mp4#2")
-    assert again.hand is not None and again.hand.plays[3] == ("N", "TH")
+    assert again.hand is not None and again.hand.plays[3] == (Seat.N, Card.parse("TH"))
     # (no camera suggestion; the replayed QS, taken as North's lead to trick 2, makes a
     # renege of the tapped TH, and a card it hangs on is put to the players first)
     assert again.hand.suggestion is None or again.hand.suggestion.twin

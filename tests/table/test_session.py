@@ -10,10 +10,13 @@ import pytest
 
 from kiosk.app.demo import RECORD
 from kiosk.app.words import bid_label, bid_reason, notice_words, refused_words
-from kiosk.rules.cards import Seat
+from kiosk.rules.bidding import Bid, Call
+from kiosk.rules.cards import Card, Seat
+from kiosk.table.entries import BidSpoken, GameStarted, TurnUpSeen
 from kiosk.table.hand_log import Suggestion
 from kiosk.table.intents import IntentRefused
 from kiosk.table.session import TableSession
+from kiosk.table.twins import plays_of
 from kiosk.vision.events import (
     CardPlayed,
     CardReread,
@@ -89,7 +92,7 @@ def test_an_event_sent_twice_counts_once(new_session: Opener) -> None:
     event = CardPlayed(Seat.E, face("AS"), 20.0, 0.9)
     assert s.feed(event) is True
     assert s.feed(event) is False
-    assert s.hand is not None and s.hand.plays == [("E", "AS")]
+    assert s.hand is not None and s.hand.plays == plays_of("E AS")
 
 
 def test_a_double_tap_on_one_bidding_turn_is_one_bid(new_session: Opener) -> None:
@@ -108,10 +111,10 @@ def test_cards_seen_out_of_order_are_played_in_turn(new_session: Opener) -> None
     s.see_turn_up("9H")
     play_bids(s, DEMO["bids"])
     s.feed(CardPlayed(Seat.S, face("9S"), 1.0, 0.9))  # South's card seen before East led
-    assert s.hand is not None and s.hand.pending == {"S": "9S"}
+    assert s.hand is not None and s.hand.pending == {Seat.S: Card.parse("9S")}
     assert any("before East led" in notice_words(n) for n in s.notices)
     s.feed(CardPlayed(Seat.E, face("AS"), 2.0, 0.9))
-    assert s.hand.plays == [("E", "AS"), ("S", "9S")]
+    assert s.hand.plays == plays_of("E AS", "S 9S")
 
 
 def test_a_later_card_for_the_same_seat_replaces_the_earlier_one(new_session: Opener) -> None:
@@ -120,7 +123,7 @@ def test_a_later_card_for_the_same_seat_replaces_the_earlier_one(new_session: Op
     play_bids(s, DEMO["bids"])
     s.feed(CardPlayed(Seat.E, face("AS"), 1.0, 0.9))
     s.feed(CardPlayed(Seat.E, face("KS"), 2.0, 0.9))  # the reader says: taken back, or misread
-    assert s.hand is not None and s.hand.plays == [("E", "KS")]
+    assert s.hand is not None and s.hand.plays == plays_of("E KS")
 
 
 def test_a_card_seen_twice_is_refused_with_a_notice(new_session: Opener) -> None:
@@ -151,12 +154,12 @@ def test_the_camera_rereading_an_earlier_card_asks_the_players(new_session: Open
     s.feed(CardPlayed(Seat.E, face("JH"), t + 1, 0.95))
     s.feed(CardPlayed(Seat.S, face("TS"), t + 2, 0.95))  # the TS, come down now, is South's play
     # trick 1 is finished: the camera's second thought is asked, never applied by itself
-    assert s.hand is not None and s.hand.plays[1] == ("S", "TS")
-    assert s.hand.suggestion == Suggestion(1, "S", "9S", "TS")
+    assert s.hand is not None and s.hand.plays[1] == (Seat.S, Card.parse("TS"))
+    assert s.hand.suggestion == Suggestion(1, Seat.S, Card.parse("9S"), Card.parse("TS"))
     s.correct(1, "S", "9S", confirmed=True)  # the players said yes
-    want = [("E", "AS"), ("S", "9S"), ("W", "KS"), ("N", "QS"), ("E", "JH"), ("S", "TS")]
+    want = plays_of("E AS", "S 9S", "W KS", "N QS", "E JH", "S TS")
     assert s.hand.plays == want  # ... and the TS the camera held back is played now
-    assert [(c.was, c.card) for c in s.corrections] == [("TS", "9S")]
+    assert [(c.was, c.card) for c in s.corrections] == [(Card.parse("TS"), Card.parse("9S"))]
     s.journal.close()
     again = new_session()
     assert again.hand is not None and again.hand.plays == want
@@ -168,14 +171,15 @@ def test_a_reread_of_a_card_the_players_already_fixed_changes_nothing(
     s.correct(1, "S", "9S", confirmed=True)
     s.feed(CardReread(trick=1, seat=Seat.S, card=face("JS"), was=face("TS"), t=t + 1,
                       confidence=0.7))
-    assert s.hand is not None and s.hand.plays[1] == ("S", "9S")
+    assert s.hand is not None and s.hand.plays[1] == (Seat.S, Card.parse("9S"))
 
 
 def test_a_reread_the_rules_refuse_is_told_and_not_applied(new_session: Opener) -> None:
     s, t = _after_the_misread_trick(new_session)
     s.feed(CardReread(trick=1, seat=Seat.S, card=face("AS"), was=face("TS"), t=t + 1,
                       confidence=0.7))
-    assert s.hand is not None and s.hand.plays[1] == ("S", "TS")  # East played the AS
+    # East played the AS
+    assert s.hand is not None and s.hand.plays[1] == (Seat.S, Card.parse("TS"))
     assert "South's card in trick 1 as the ace of spades" in notice_words(s.notices[-1])
     assert "Please tap that card" in notice_words(s.notices[-1])
 
@@ -193,11 +197,11 @@ def test_a_correction_is_logged_and_replays(new_session: Opener) -> None:
     s.feed(CardPlayed(Seat.E, face("AS"), 1.0, 0.9))
     s.feed(CardPlayed(Seat.S, face("9C"), 2.0, 0.9))  # misread: South played 9S
     s.correct(1, "S", "9S")
-    assert s.hand is not None and s.hand.plays == [("E", "AS"), ("S", "9S")]
-    assert [(c.was, c.card) for c in s.corrections] == [("9C", "9S")]
+    assert s.hand is not None and s.hand.plays == plays_of("E AS", "S 9S")
+    assert [(c.was, c.card) for c in s.corrections] == [(Card.parse("9C"), Card.parse("9S"))]
     s.journal.close()
     again = new_session()
-    assert again.hand is not None and again.hand.plays == [("E", "AS"), ("S", "9S")]
+    assert again.hand is not None and again.hand.plays == plays_of("E AS", "S 9S")
     assert len(again.corrections) == 1
 
 
@@ -206,7 +210,7 @@ def test_a_correction_can_add_a_card_the_camera_missed(new_session: Opener) -> N
     s.see_turn_up("9H")
     play_bids(s, DEMO["bids"])
     s.correct(1, "E", "AS")
-    assert s.hand is not None and s.hand.plays == [("E", "AS")]
+    assert s.hand is not None and s.hand.plays == plays_of("E AS")
 
 
 # --- bidding: what the profile forbids is refused in plain words -------------------
@@ -254,7 +258,7 @@ def test_everyone_passing_twice_is_a_new_deal_to_the_left(new_session: Opener) -
         s.bid("pass")
     assert s.phase == "hand_over"
     s.next_hand()
-    assert s.hand is not None and s.hand.dealer == "E" and s.scores == {"NS": 0, "EW": 0}
+    assert s.hand is not None and s.hand.dealer is Seat.E and s.scores == {"NS": 0, "EW": 0}
 
 
 # --- renege --------------------------------------------------------------------------
@@ -271,7 +275,8 @@ def test_a_proven_renege_ends_the_hand_with_the_fixed_penalty(new_session: Opene
     assert s.phase == "renege"
     assert s.hand is not None and s.hand.view is not None and s.hand.view.renege is not None
     r = s.hand.view.renege
-    assert (r.seat, r.trick, r.proven_at, r.failed_card, r.proof_card) == ("S", 1, 2, "QH", "9S")
+    assert (r.seat, r.trick, r.proven_at, r.failed_card, r.proof_card) == (
+        Seat.S, 1, 2, Card.parse("QH"), Card.parse("9S"))
     s.call_director()
     s.choose_renege("accept")
     assert s.phase == "hand_over"
@@ -470,25 +475,25 @@ def test_undo_takes_back_bids_then_the_turn_up_then_the_dealer_and_survives_a_re
     s.see_turn_up("9H")
     s.bid("pass")  # East
     s.bid("pass")  # South, meant for East's partner... a wrong tap
-    assert s.last_step() == ("bid", {"seat": "S", "call": "pass", "alone": False})
+    assert s.last_step() == BidSpoken(1, Bid(Seat.S, Call.PASS))
     s.undo()
-    assert s.hand is not None and [b["seat"] for b in s.hand.bids] == ["E"]
-    assert s.hand.view is not None and s.hand.view.to_bid == "S"
+    assert s.hand is not None and [b.seat for b in s.hand.bids] == [Seat.E]
+    assert s.hand.view is not None and s.hand.view.to_bid is Seat.S
     s.bid("pass")  # the same turn tapped again counts (a new key after the undo)
-    assert [b["seat"] for b in s.hand.bids] == ["E", "S"]
+    assert [b.seat for b in s.hand.bids] == [Seat.E, Seat.S]
     s.journal.close()
     again = new_session()
-    assert again.hand is not None and [b["seat"] for b in again.hand.bids] == ["E", "S"]
+    assert again.hand is not None and [b.seat for b in again.hand.bids] == [Seat.E, Seat.S]
     again.undo()
     again.undo()
-    assert again.last_step() == ("turn_up", {"card": "9H", "source": "tap"})
+    assert again.last_step() == TurnUpSeen(1, Card.parse("9H"), "tap")
     again.undo()
     assert again.hand is not None and again.hand.turn_up is None
-    assert again.last_step() == ("start", {"dealer": "N"})
+    assert again.last_step() == GameStarted(Seat.N)
     again.undo()
     assert again.phase == "ready" and again.hand is None
     again.start_game("E")
-    assert again.hand is not None and again.hand.dealer == "E"
+    assert again.hand is not None and again.hand.dealer is Seat.E
     with pytest.raises(IntentRefused, match="nothing_to_undo"):
         again.journal.close()
         opened = new_session()

@@ -9,11 +9,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from kiosk.app.presenter import TablePresenter
-from kiosk.rules.cards import Seat
+from kiosk.rules.cards import Card, Seat, Suit
 from kiosk.table.camera import HandFollower
 from kiosk.table.session import TableSession
+from kiosk.vision.brief import HandBrief
 from kiosk.vision.events import KittyChange, KittySeen, face
-from kiosk.vision.pipeline import Play
 from tests.table.conftest import make_setup
 
 Opener = Callable[..., TableSession]
@@ -28,7 +28,7 @@ def test_the_kitty_turn_up_fills_the_bidding_screen_and_the_first_bid_agrees(
     s = new_session()
     p = TablePresenter(s)
     s.feed(kitty(KittyChange.SHOWN))
-    assert s.hand is not None and s.hand.turn_up == "9H"
+    assert s.hand is not None and s.hand.turn_up == Card.parse("9H")
     view = p.bidding_view()
     assert view.turn_up == "9H" and view.title == "East to bid"  # no picker: bid at once
     assert view.turn_up_note == ("Turn-up: nine of hearts. Right? Then just bid. If not, "
@@ -37,7 +37,7 @@ def test_the_kitty_turn_up_fills_the_bidding_screen_and_the_first_bid_agrees(
     assert p.tap_bid(next(b.index for b in view.buttons if b.label == "Pass"))
     assert p.bidding_view().turn_up_note == ""  # agreed
     s.feed(kitty(KittyChange.SHOWN, "TH", t=2.0))  # a later read changes nothing now
-    assert s.hand.turn_up == "9H"
+    assert s.hand.turn_up == Card.parse("9H")
 
 
 def test_not_this_card_brings_the_picker_back(new_session: Opener) -> None:
@@ -55,12 +55,12 @@ def test_a_players_tap_wins_over_the_camera_and_a_later_read_corrects_an_earlier
     s = new_session()
     s.feed(kitty(KittyChange.SHOWN, "TH"))
     s.feed(kitty(KittyChange.SHOWN, "9H", t=2.0))  # read again, better: the camera's word
-    assert s.hand is not None and s.hand.turn_up == "9H"
+    assert s.hand is not None and s.hand.turn_up == Card.parse("9H")
     s.undo()  # 'Not this card', twice: back to the first read, then to nothing
     s.undo()
     s.see_turn_up("JD")  # the players tap it in
     s.feed(kitty(KittyChange.SHOWN, "9H", t=3.0))
-    assert s.hand.turn_up == "JD" and s.hand.turn_up_source == "tap"
+    assert s.hand.turn_up == Card.parse("JD") and s.hand.turn_up_source == "tap"
 
 
 def test_the_turn_up_beside_another_seat_is_not_this_deal(new_session: Opener) -> None:
@@ -98,7 +98,7 @@ def test_a_turn_up_seen_turned_down_questions_no_order(new_session: Opener) -> N
     s.feed(kitty(KittyChange.TURNED_DOWN, t=6.0))
     assert s.hand is not None and s.hand.kitty_seen == "turned_down"  # kept, as seen
     assert not p.live_view().notices
-    assert s.reader_context()["kept_by"] == "N"
+    assert s.hand_brief().kept_by is Seat.N
 
 
 def test_what_the_camera_saw_agreeing_with_the_bids_says_nothing(tmp_path: Path) -> None:
@@ -127,7 +127,7 @@ def test_what_the_camera_saw_survives_a_restart(new_session: Opener) -> None:
     again = new_session()
     assert again.hand is not None
     assert (again.hand.turn_up, again.hand.turn_up_source, again.hand.kitty_seen) == (
-        "9H", "camera", "turned_down")
+        Card.parse("9H"), "camera", "turned_down")
 
 
 class DealRecorder:
@@ -136,11 +136,11 @@ class DealRecorder:
     def __init__(self) -> None:
         self.told: list[tuple[str, object]] = []
 
-    def new_deal(self, dealer: str) -> None:
+    def new_deal(self, dealer: Seat) -> None:
         self.told.append(("deal", dealer))
 
-    def new_hand(self, play: Play) -> None:
-        self.told.append(("hand", play))
+    def new_hand(self, brief: HandBrief) -> None:
+        self.told.append(("hand", brief))
 
     def __call__(self, frame: object, t: float) -> list[object]:
         return []
@@ -152,13 +152,15 @@ def test_the_reader_hears_of_each_deal_as_bidding_begins_then_of_its_contract(
     that may still play it) comes when the last bid is in; each once a hand."""
     s = new_session()
     pipeline = DealRecorder()
-    follower = HandFollower(pipeline, Play.from_context)
+    follower = HandFollower(pipeline)
     for _ in range(2):  # a frame, then another: told once
-        follower.follow(s.reader_context())
+        follower.follow(s.hand_brief())
         follower(None, 0.0)
-    assert pipeline.told == [("deal", "N")]
+    assert pipeline.told == [("deal", Seat.N)]
     s.feed(kitty(KittyChange.SHOWN))
     s.bid("order")  # East orders the nine of hearts up: North, the dealer, keeps it
-    follower.follow(s.reader_context())
+    follower.follow(s.hand_brief())
     follower(None, 1.0)
-    assert pipeline.told[1:] == [("hand", Play("E", "H", None, turn_up="9H", kept_by="N"))]
+    assert pipeline.told[1:] == [("hand", HandBrief(
+        hand=1, dealer=Seat.N, leader=Seat.E, trump=Suit.HEARTS, turn_up=Card.parse("9H"),
+        kept_by=Seat.N))]

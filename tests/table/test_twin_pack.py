@@ -7,20 +7,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from types import SimpleNamespace
 
-from kiosk.rules.cards import EUCHRE_NAMES, Seat
+from kiosk.rules.bidding import Bid, Call
+from kiosk.rules.cards import EUCHRE_DECK, EUCHRE_NAMES, Card, Seat
 from kiosk.table.phases import Phase
 from kiosk.table.session import TableSession
-from kiosk.table.twins import enrolled_pack, renege_questions
-from kiosk.vision.events import CardPlayed, face
+from kiosk.table.twins import enrolled_pack, plays_of, renege_questions
+from kiosk.vision.events import CardPlayed
 
 Opener = Callable[..., TableSession]
-BIDS = [{"seat": "E", "call": "pass"}, {"seat": "S", "call": "pass"},
-        {"seat": "W", "call": "order", "alone": False}]  # hearts are trump, North deals
+BIDS = [Bid(Seat.E, Call.PASS), Bid(Seat.S, Call.PASS),
+        Bid(Seat.W, Call.ORDER)]  # hearts are trump, North deals
 #: West shows out of spades in trick 1 and plays the jack of spades in trick 3: a renege,
 #: unless that card is the jack of clubs the camera took for its twin
-PLAYS = [("E", "AS"), ("S", "9S"), ("W", "KD"), ("N", "QS"),
-         ("E", "9C"), ("S", "TC"), ("W", "QC"), ("N", "AC"),
-         ("N", "AD"), ("E", "9D"), ("S", "TD"), ("W", "JS")]
+PLAYS = plays_of("E AS", "S 9S", "W KD", "N QS",
+                 "E 9C", "S TC", "W QC", "N AC",
+                 "N AD", "E 9D", "S TD", "W JS")
 #: a pack that lost its jack of clubs (the layout said: "the pack is imperfect"), and
 #: the two 5s the players keep score with
 NO_JACK_OF_CLUBS = sorted(EUCHRE_NAMES - {"JC"}) + ["5C", "5D"]
@@ -29,25 +30,25 @@ NO_JACK_OF_CLUBS = sorted(EUCHRE_NAMES - {"JC"}) + ["5C", "5D"]
 def _play(s: TableSession) -> TableSession:
     s.see_turn_up("9H")
     for bid in BIDS:
-        s.bid(bid["call"], bid.get("suit"), bool(bid.get("alone", False)))
+        s.bid(bid.call, bid.suit, bid.alone)
     for t, (seat, card) in enumerate(PLAYS, start=1):
-        s.feed(CardPlayed(Seat.parse(seat), face(card), float(t), 0.95), source="cam")
+        s.feed(CardPlayed(seat, card, float(t), 0.95), source="cam")
     return s
 
 
 def test_a_twin_the_enrolled_pack_does_not_hold_is_no_doubt() -> None:
-    asked = renege_questions("tournament", "N", "9H", BIDS, PLAYS)
+    asked = renege_questions("tournament", Seat.N, Card.parse("9H"), BIDS, PLAYS)
     assert [str(q) for q in asked] == ["trick 3 W: JS or JC?"]
     pack = enrolled_pack(NO_JACK_OF_CLUBS)
     assert pack is not None and "JC" not in pack and "5C" not in pack
-    assert renege_questions("tournament", "N", "9H", BIDS, PLAYS, pack=pack) == []
+    assert renege_questions("tournament", Seat.N, Card.parse("9H"), BIDS, PLAYS, pack=pack) == []
 
 
 def test_a_profile_that_saw_part_of_the_pack_rules_nothing_out() -> None:
     ten_shots = ["JS", "JD", "JH", "AS", "AH", "KD", "QS", "9C", "TC", "5C"]
     assert enrolled_pack(ten_shots) is None
     assert enrolled_pack(sorted(EUCHRE_NAMES - {"JC", "QD"})) is None  # two unshown
-    assert enrolled_pack(sorted(EUCHRE_NAMES)) == EUCHRE_NAMES
+    assert enrolled_pack(sorted(EUCHRE_NAMES)) == frozenset(EUCHRE_DECK)
 
 
 def test_the_session_decides_with_the_pack_it_is_given(new_session: Opener) -> None:
@@ -61,7 +62,7 @@ def test_the_session_decides_with_the_pack_it_is_given(new_session: Opener) -> N
 def test_without_a_known_pack_the_twin_is_asked(new_session: Opener) -> None:
     s = _play(new_session())
     assert s.hand is not None and s.hand.suggestion is not None
-    assert s.hand.suggestion.twin and s.hand.suggestion.card == "JC"
+    assert s.hand.suggestion.twin and s.hand.suggestion.card == Card.parse("JC")
     assert s.phase == Phase.PLAYING
 
 

@@ -6,30 +6,32 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from kiosk.rules.cards import Seat
+from kiosk.rules.bidding import Bid, Call
+from kiosk.rules.cards import EUCHRE_DECK, Card, Seat
 from kiosk.table.hand_log import Suggestion
 from kiosk.table.phases import Phase
 from kiosk.table.session import TableSession
-from kiosk.table.twins import TwinQuestion, renege_questions
-from kiosk.vision.events import CardPlayed, face
+from kiosk.table.twins import TwinQuestion, plays_of, renege_questions
+from kiosk.vision.events import CardPlayed
 
 Opener = Callable[..., TableSession]
-BIDS = [{"seat": "E", "call": "pass"}, {"seat": "S", "call": "pass"},
-        {"seat": "W", "call": "order", "alone": False}]  # hearts are trump, North deals
+BIDS = [Bid(Seat.E, Call.PASS), Bid(Seat.S, Call.PASS),
+        Bid(Seat.W, Call.ORDER)]  # hearts are trump, North deals
 #: West shows out of spades in trick 1, then plays a spade in trick 3, read as the jack
 #: of spades: a renege, unless that card is the jack of clubs the camera took for its twin
-TRICK_1 = [("E", "AS"), ("S", "9S"), ("W", "KD"), ("N", "QS")]
-TRICK_2 = [("E", "9C"), ("S", "TC"), ("W", "QC"), ("N", "AC")]
-TRICK_3 = [("N", "AD"), ("E", "9D"), ("S", "TD"), ("W", "JS")]
+TRICK_1 = plays_of("E AS", "S 9S", "W KD", "N QS")
+TRICK_2 = plays_of("E 9C", "S TC", "W QC", "N AC")
+TRICK_3 = plays_of("N AD", "E 9D", "S TD", "W JS")
+NINE_OF_HEARTS = Card.parse("9H")
 
 
 def _two_tricks(new_session: Opener) -> TableSession:
     s = new_session()
     s.see_turn_up("9H")
     for bid in BIDS:
-        s.bid(bid["call"], bid.get("suit"), bool(bid.get("alone", False)))
+        s.bid(bid.call, bid.suit, bid.alone)
     for t, (seat, card) in enumerate(TRICK_1 + TRICK_2 + TRICK_3, start=1):
-        s.feed(CardPlayed(Seat.parse(seat), face(card), float(t), 0.95), source="cam")
+        s.feed(CardPlayed(seat, card, float(t), 0.95), source="cam")
     return s
 
 
@@ -39,7 +41,8 @@ def test_the_card_a_renege_hangs_on_is_asked_before_it_is_flagged(
     assert s.hand is not None and s.hand.view is not None
     assert s.hand.view.renege is not None  # the rules engine sees a renege ...
     assert s.phase == Phase.PLAYING  # ... the table does not flag it yet: it asks
-    assert s.hand.suggestion == Suggestion(3, "W", "JC", "JS", twin=True)
+    assert s.hand.suggestion == Suggestion(3, Seat.W, Card.parse("JC"), Card.parse("JS"),
+                                           twin=True)
 
 
 def test_the_players_answer_that_it_is_the_card_read_and_the_renege_stands(
@@ -48,7 +51,7 @@ def test_the_players_answer_that_it_is_the_card_read_and_the_renege_stands(
     s.keep_card()  # "the jack of spades"
     assert s.phase == Phase.RENEGE
     assert s.hand is not None and s.hand.suggestion is None
-    assert s.hand.fixed[(3, "W")] == "JS"
+    assert s.hand.fixed[(3, Seat.W)] == Card.parse("JS")
 
 
 def test_the_players_answer_that_it_is_the_twin_and_the_renege_is_gone(
@@ -73,32 +76,35 @@ def test_a_twin_already_played_elsewhere_in_the_hand_is_not_asked() -> None:
     """The lead of trick 1 might be the ace of clubs, which would clear West, but North
     played the ace of clubs in trick 2: the pack holds it once, so the lead is no doubt."""
     plays = [*TRICK_1, *TRICK_2, *TRICK_3]
-    questions = renege_questions("tournament", "N", "9H", BIDS, plays)
-    assert questions == [TwinQuestion(3, "W", "JS", "JC")]
+    questions = renege_questions("tournament", Seat.N, NINE_OF_HEARTS, BIDS, plays)
+    assert questions == [TwinQuestion(3, Seat.W, Card.parse("JS"), Card.parse("JC"))]
     # the same hand with the ace of clubs still unseen: the lead is put to them too
-    unseen = [*TRICK_1, ("E", "AD"), ("S", "9D"), ("W", "JS"), ("N", "TD")]
-    assert renege_questions("tournament", "N", "9H", BIDS, unseen) == [
-        TwinQuestion(1, "E", "AS", "AC"), TwinQuestion(2, "W", "JS", "JC")]
+    unseen = [*TRICK_1, *plays_of("E AD", "S 9D", "W JS", "N TD")]
+    assert renege_questions("tournament", Seat.N, NINE_OF_HEARTS, BIDS, unseen) == [
+        TwinQuestion(1, Seat.E, Card.parse("AS"), Card.parse("AC")),
+        TwinQuestion(2, Seat.W, Card.parse("JS"), Card.parse("JC"))]
 
 
 def test_the_turn_up_out_of_reach_is_no_twin() -> None:
     """West's proving card is read as the ten of diamonds. Its twin, the ten of hearts,
     is the turn-up North took: West cannot hold it, so that card is not asked about."""
-    bids = [{"seat": "E", "call": "order", "alone": False}]  # North deals, East orders up
-    plays = [("E", "AD"), ("S", "9D"), ("W", "9S"), ("N", "QD"),   # West shows out of diamonds
-             ("E", "9C"), ("S", "TC"), ("W", "TD")]  # and plays one
-    assert (2, "W") not in {(q.trick, q.seat)
-                            for q in renege_questions("tournament", "N", "TH", bids, plays)}
-    assert (2, "W") in {(q.trick, q.seat)
-                        for q in renege_questions("tournament", "N", "9H", bids, plays)}
+    bids = [Bid(Seat.E, Call.ORDER)]  # North deals, East orders up
+    plays = plays_of("E AD", "S 9D", "W 9S", "N QD",   # West shows out of diamonds
+                     "E 9C", "S TC", "W TD")  # and plays one
+    assert (2, Seat.W) not in {
+        (q.trick, q.seat)
+        for q in renege_questions("tournament", Seat.N, Card.parse("TH"), bids, plays)}
+    assert (2, Seat.W) in {
+        (q.trick, q.seat)
+        for q in renege_questions("tournament", Seat.N, NINE_OF_HEARTS, bids, plays)}
 
 
 def test_a_card_outside_the_pack_is_no_twin() -> None:
     plays = [*TRICK_1, *TRICK_2, *TRICK_3]
-    pack = {"JS"} | {c + s for c in "9TQKA" for s in "CDHS"} | {"JH", "JD"}  # no JC
-    assert renege_questions("tournament", "N", "9H", BIDS, plays, pack=pack) == []
+    pack = {c for c in EUCHRE_DECK if str(c) != "JC"}
+    assert renege_questions("tournament", Seat.N, NINE_OF_HEARTS, BIDS, plays, pack=pack) == []
 
 
 def test_no_renege_no_question() -> None:
-    plays = [*TRICK_1[:2], ("W", "KS"), TRICK_1[3]]
-    assert renege_questions("tournament", "N", "9H", BIDS, plays) == []
+    plays = [*TRICK_1[:2], (Seat.W, Card.parse("KS")), TRICK_1[3]]
+    assert renege_questions("tournament", Seat.N, NINE_OF_HEARTS, BIDS, plays) == []

@@ -122,7 +122,7 @@ class DemoDriver:
         number = hand.number if hand else 0
         if number != self._hand:
             self._hand = number
-            self._steps = (script(load_record(hand.dealer), self.pace,
+            self._steps = (script(load_record(str(hand.dealer)), self.pace,
                                   cards=number not in self.camera_hands) if hand else [])
             self._cursor = 0
             self._clock = 0.0

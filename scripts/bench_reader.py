@@ -320,6 +320,8 @@ def _settle_as_the_players_would(learning: Any, seed: int, want: list[list[str]]
     kiosk.table.deck_learning reads them. The profile it adopts reads the next hand."""
     from types import SimpleNamespace
 
+    from kiosk.app.words import learning_words
+
     corrections = []
     for k, trick in enumerate(want):
         read = dict(p.split(":") for p in (got[k] if k < len(got) else []))
@@ -334,7 +336,8 @@ def _settle_as_the_players_would(learning: Any, seed: int, want: list[list[str]]
     session.corrections.extend(corrections)
     learning.follow(session)
     learning.adopt()
-    print(f"  hand {seed}: {learning.last_note or 'nothing learnt'}", file=sys.stderr)
+    said = learning_words(learning.last_note) if learning.last_note else "nothing learnt"
+    print(f"  hand {seed}: {said}", file=sys.stderr)
 
 
 #: warnings that ask the players to tap in a seat's card

@@ -44,13 +44,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
 import bench_reader as br  # noqa: E402
 
 from devtools.oracle import OracleDetector, OracleNoise  # noqa: E402
-from kiosk.rules.cards import (  # noqa: E402
-    EUCHRE_NAMES,  # noqa: E402
-    Card,
-    Seat,
-)
-from kiosk.rules.record import HandRecord  # noqa: E402
-from kiosk.table.referee import Play  # noqa: E402
+from kiosk.rules.cards import EUCHRE_NAMES, Card, Seat  # noqa: E402
+from kiosk.rules.record import HandRecord, SeatCard  # noqa: E402
 from kiosk.table.twins import renege_questions, twin_of  # noqa: E402
 from kiosk.vision.brief import HandBrief  # noqa: E402
 from kiosk.vision.camera.calibration import Calibration  # noqa: E402
@@ -149,7 +144,7 @@ def _saved(folder: str, job: dict[str, Any], suffix: str) -> Path:
     return found[0]
 
 
-def flat(tricks: list[list[str]]) -> list[Play]:
+def flat(tricks: list[list[str]]) -> list[SeatCard]:
     """``[["N:9C", ...], ...]`` as the referee's (seat, card) plays."""
     plays = []
     for trick in tricks:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kiosk.app import words
 from kiosk.rules.cards import Card
 from kiosk.table.deck_keeping import DIRECTOR, TABLE, deck_path, learnt_here, read_origin
 
@@ -221,7 +222,7 @@ class DeckSetup:
             offer_deck(config["server"], config["token"], path,
                        f"Table {self.session.setup.table}'s deck")
         except HandoutError as problem:
-            return f" It did not reach the director: {problem}"
+            return f" It did not reach the director: {words.director_problem_words(problem)}"
         return " The director has it too, to hand to the other tables."
 
     def in_use(self) -> str:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from kiosk.app import words
 from kiosk.table.setup import TableSetup, default_setup
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ class DirectorLink:
         try:
             paired = (pairer or pair_with_code)(server.strip(), code.strip().upper())
         except PairingError as problem:
-            return self._say(str(problem))
+            return self._say(words.director_problem_words(problem))
         return self._paired(paired, fetcher)
 
     def pair_from_camera(self, redeemer: Callable[[Any], Any] | None = None,
@@ -75,7 +76,7 @@ class DirectorLink:
         try:
             paired = (redeemer or redeem)(invite)
         except PairingError as problem:
-            return self._say(str(problem))
+            return self._say(words.director_problem_words(problem))
         return self._paired(paired, fetcher)
 
     def _paired(self, paired: Any,
@@ -139,7 +140,8 @@ class DirectorLink:
         except OSError as failure:  # a full disk: said, never raised into the session
             return self._say(f"The director's deck could not be kept: {failure}")
         if handout.outcome == REFUSED:
-            problem = handout.problem.rstrip(".")
+            assert handout.problem is not None
+            problem = words.director_problem_words(handout.problem).rstrip(".")
             return self._say(f"The director's deck ({handout.name}) was not used: {problem}. "
                              "This table reads as before.")
         if handout.outcome == NEW or (handout.outcome == UNCHANGED
@@ -159,5 +161,5 @@ def assigned(setup: TableSetup, server: str, token: str,
     try:
         data = (fetcher or fetch_assignment)(server, token)
     except AssignmentError as problem:
-        return setup, str(problem)
+        return setup, words.director_problem_words(problem)
     return setup_from_assignment(setup, data, after=after), ""

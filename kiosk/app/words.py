@@ -15,10 +15,13 @@ from kiosk.rules.bidding import Bid, BidFault, Call
 from kiosk.rules.cards import Card, Seat, Suit, Team
 from kiosk.rules.play import PlayFault
 from kiosk.table import referee
+from kiosk.table.camera import DetectorChoice, ModelSetAside
+from kiosk.table.director_problem import DirectorFault, DirectorProblem
 from kiosk.table.entries import BidSpoken, GameStarted, TurnUpSeen
 from kiosk.table.fixing import FixPreview
 from kiosk.table.hand_log import Notice, NoticeAbout
 from kiosk.table.intents import IntentRefused, Why
+from kiosk.table.learning_notes import LearningFailed, LearningFault, LearningNote
 from kiosk.table.referee import BidBar, BidHint, BidOption, Refusal
 from kiosk.table.setup import MOST_MINUTES, MOST_POINTS, SetupFault
 from kiosk.table.turn_up import KittyDoubt
@@ -207,6 +210,76 @@ def undo_fix_words(trick: int, seat: Seat, was: Card) -> str:
     """The Undo button after a fix of a finished trick's card: short, to fit a small
     screen's column (the correction screen's log says which card it was)."""
     return "Undo the change"
+
+
+# ------------------------------------------------------------------ the camera
+
+def set_aside_words(why: ModelSetAside) -> str:
+    """Why the trained model is not used, for the console's line."""
+    if why.read is not None:
+        return (f"the trained model read only {why.read:.0%} of the cards of sample frames: "
+                "still too weak")
+    return why.error
+
+
+def detector_line(choice: DetectorChoice) -> str:
+    """The console's line: which detector reads the cards, and why."""
+    if choice.own_words is not None:
+        return choice.own_words[0]
+    if choice.name == "model":
+        tested = ("" if choice.sample_read is None
+                  else f", read {choice.sample_read:.0%} of the sample cards")
+        return f"Cards read by the trained detector ({choice.model_file}{tested})."
+    why = set_aside_words(choice.set_aside) if choice.set_aside else "none chosen"
+    return f"No card detector ({why}): tap each card on the screen."
+
+
+def detector_short(choice: DetectorChoice) -> str:
+    """The camera set-up screen's line: which detector reads the cards."""
+    if choice.own_words is not None:
+        return choice.own_words[1]
+    if choice.name == "model":
+        return "Cards read by the trained detector."
+    return "No card detector: tap the cards."
+
+
+def learning_words(note: LearningNote) -> str:
+    """What learning the deck in play did, for the console."""
+    if isinstance(note, LearningFailed):
+        return {LearningFault.NOT_USED: "A profile learnt in play was not used: ",
+                LearningFault.NOT_KEPT: "The deck learnt in play could not be kept: ",
+                }[note.fault] + note.problem
+    text = f"Deck learning: hand {note.hand} taught {note.patches} patches"
+    refit = note.refit
+    if refit is not None:
+        what = "its network learnt again" if refit.deep else "a refit"
+        return (text + f"; {what} on {refit.cards} cards named {refit.after} of the last "
+                f"hand's {refit.checked} right (the deck in use {refit.before}): "
+                + ("read with it now." if refit.adopted else "kept the deck in use."))
+    if note.too_few:
+        return text + f"; {note.cards} cards so far, too few to refit yet."
+    return text + f"; {note.cards} cards so far: a refit waits for another hand to be checked on."
+
+
+# ------------------------------------------------------------------ the director
+
+def director_problem_words(problem: DirectorProblem) -> str:
+    """Why the director could not be asked, or its answer not used, in one sentence."""
+    at = f" at {problem.server}" if problem.server else ""
+    return {
+        DirectorFault.UNREACHABLE: f"Cannot reach the director{at}: {problem.reason}",
+        DirectorFault.NO_ANSWER: f"The director did not say: {problem.reason}.",
+        DirectorFault.SAID_NO: f"The director said no: {problem.reason}.",
+        DirectorFault.NOT_UNDERSTOOD: "The director's answer about the deck was not "
+                                      "understood.",
+        DirectorFault.NOT_A_CODE: "This QR code is not a table pairing code.",
+        DirectorFault.BAD_FINGERPRINT: "This QR code's certificate fingerprint is damaged: "
+                                       "show the kiosk the code again.",
+        DirectorFault.OTHER_TABLE: "The director paired a different table than the code "
+                                   "says.",
+        DirectorFault.DAMAGED_FILE: "the file arrived damaged (its digest differs).",
+        DirectorFault.UNUSABLE_PROFILE: problem.reason,
+    }[problem.fault]
 
 
 # ------------------------------------------------------------------ the rule books

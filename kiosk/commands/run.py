@@ -198,6 +198,7 @@ def _play(args: argparse.Namespace, *, demo: bool, headless: bool, size: tuple[i
     session, outbox, journal = _open_table(args, demo=demo, headless=headless)
     _configure_kivy(args, headless=headless, size=size)
 
+    from kiosk.app import words
     from kiosk.app.demo import DEMO_SETUP, DemoDriver, start_demo
     from kiosk.app.main import KioskApp
     from kiosk.app.narrator import Narrator
@@ -208,8 +209,8 @@ def _play(args: argparse.Namespace, *, demo: bool, headless: bool, size: tuple[i
     if not demo and session.started_at is None:
         presenter.fetch_seating()  # a paired table's teams and rules, before the first deal
     if choice is not None:
-        presenter.detector = choice.short
-        _say(choice.words)
+        presenter.detector = words.detector_short(choice)
+        _say(words.detector_line(choice))
     driver = None
     feed = None
     if demo:
@@ -374,8 +375,10 @@ def _learning_in_play(session: Any, detector: Any, wanted: bool) -> Any:
     if not wanted or not TableDeckLearning.usable(detector):
         return None
     from kiosk.app.deck_setup import deck_path
+    from kiosk.app.words import learning_words
 
-    return TableDeckLearning(detector, lambda: deck_path(session), say=_say)
+    return TableDeckLearning(detector, lambda: deck_path(session),
+                             say=lambda note: _say(learning_words(note)))
 
 
 def _view_of(video: str | None, calibration: Any) -> str:

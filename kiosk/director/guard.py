@@ -91,8 +91,8 @@ def host_name(host: str) -> str:
     return host
 
 
-class Refusal(Exception):
-    """A request refused at the door: status and one sentence."""
+class TurnedAway(Exception):
+    """A request turned away at the door: status and one sentence."""
 
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
@@ -137,7 +137,7 @@ class Guard:
             self._check_head(scope)
             replay = await self._read_body(scope, receive, path)
             await self.app(scope, replay, send_guarded)
-        except Refusal as refusal:
+        except TurnedAway as refusal:
             if not started:
                 await _answer(send_guarded, path, refusal.status, refusal.message,
                               self._back(scope))
@@ -161,20 +161,20 @@ class Guard:
     def _check_head(self, scope: Scope) -> None:
         headers: list[tuple[bytes, bytes]] = scope.get("headers", [])
         if len(headers) > MAX_HEADERS:
-            raise Refusal(431, f"too many headers (at most {MAX_HEADERS})")
+            raise TurnedAway(431, f"too many headers (at most {MAX_HEADERS})")
         for _name, value in headers:
             if len(value) > MAX_HEADER_VALUE:
-                raise Refusal(431, f"a header is too long (at most {MAX_HEADER_VALUE} bytes)")
+                raise TurnedAway(431, f"a header is too long (at most {MAX_HEADER_VALUE} bytes)")
         host = next((v for k, v in headers if k == b"host"), b"").decode("latin-1")
         if host_name(host) not in {h.lower() for h in self.hosts()}:
-            raise Refusal(400, "this director does not answer to that host name")
+            raise TurnedAway(400, "this director does not answer to that host name")
 
     async def _read_body(self, scope: Scope, receive: Receive, path: str) -> Receive:
         if scope.get("method") in ("GET", "HEAD", "OPTIONS"):
             return receive  # no body expected; /events uses receive to see a disconnect
         limit = body_limit(path)
         declared = next((v for k, v in scope.get("headers", []) if k == b"content-length"), None)
-        too_large = Refusal(413, f"the request body is too large (at most {_size(limit)})")
+        too_large = TurnedAway(413, f"the request body is too large (at most {_size(limit)})")
         if declared is not None and int(declared) > limit:  # (digits: the parser checked)
             raise too_large
         pieces: list[bytes] = []
@@ -184,9 +184,9 @@ class Guard:
                 async with asyncio.timeout(BODY_PIECE_SECONDS):  # cheaper than anyio's scopes
                     message = await receive()
             except TimeoutError:
-                raise Refusal(408, "the request body stopped arriving; send it again") from None
+                raise TurnedAway(408, "the request body stopped arriving; send it again") from None
             if message["type"] == "http.disconnect":
-                raise Refusal(400, "the client went away mid-request")
+                raise TurnedAway(400, "the client went away mid-request")
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > limit:

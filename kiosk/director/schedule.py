@@ -23,7 +23,7 @@ from kiosk.rules.cards import Seat
 
 
 @dataclass(frozen=True)
-class Pairing:
+class Matchup:
     """One game of a round robin: the slots of the A and B teams at a table."""
 
     round: int
@@ -44,7 +44,7 @@ def b_slot(start_table: int) -> int:
 
 def round_robin(
     tables: int, rounds: int | None = None, b_moves_down: bool = False
-) -> list[Pairing]:
+) -> list[Matchup]:
     """Every game of the round robin, round by round, table by table.
 
     >>> [(p.round, p.table, p.a_slot, p.b_slot) for p in round_robin(2)]
@@ -57,7 +57,7 @@ def round_robin(
     rounds = tables if rounds is None else rounds
     if not 1 <= rounds <= tables:
         raise ValueError(f"with {tables} tables a round robin has 1 to {tables} rounds")
-    games: list[Pairing] = []
+    games: list[Matchup] = []
     for r in range(1, rounds + 1):
         step = r - 1
         skip = 1 if b_moves_down and tables % 2 == 0 and r > tables // 2 else 0
@@ -68,7 +68,7 @@ def round_robin(
             b_table = (start - 1 - (step + skip if b_moves_down else 0)) % tables + 1
             at_table[b_table][1] = b_slot(start)
         for t in range(1, tables + 1):
-            games.append(Pairing(r, t, at_table[t][0], at_table[t][1]))
+            games.append(Matchup(r, t, at_table[t][0], at_table[t][1]))
     return games
 
 

@@ -31,14 +31,15 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from kiosk.table.director_problem import DirectorFault, DirectorProblem
 from kiosk.table.setup import TableSetup
 
 #: (url, headers, timeout) -> (HTTP status, body)
 Getter = Callable[[str, dict[str, str], float], tuple[int, bytes]]
 
 
-class AssignmentError(Exception):
-    """The director could not say what this table plays; the message is plain words."""
+class AssignmentError(DirectorProblem):
+    """The director could not say what this table plays."""
 
 
 def urllib_get(url: str, headers: dict[str, str], timeout: float) -> tuple[int, bytes]:
@@ -62,14 +63,14 @@ def fetch_assignment(server: str, token: str, get: Getter | None = None,
         status, raw = (get or urllib_get)(server.rstrip("/") + "/api/v1/table",
                                           {"Authorization": f"Bearer {token}"}, timeout)
     except (OSError, ValueError) as problem:
-        raise AssignmentError(f"Cannot reach the director: {problem}") from None
+        raise AssignmentError(DirectorFault.UNREACHABLE, detail=str(problem)) from None
     try:
         data = json.loads(raw.decode("utf-8") or "{}")
     except ValueError:
         data = {}
     if status != 200 or not isinstance(data, dict):
         reason = data.get("error") if isinstance(data, dict) else None
-        raise AssignmentError(f"The director did not say: {reason or f'HTTP {status}'}.")
+        raise AssignmentError(DirectorFault.NO_ANSWER, detail=str(reason or ""), status=status)
     return data
 
 

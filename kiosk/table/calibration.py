@@ -9,17 +9,21 @@ read when the camera starts; kiosk.vision.camera.calibration makes and checks it
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from kiosk.table.session import TableSession
+    from kiosk.vision.camera.calibration import Calibration
 
 
-def calibration_path(session: Any) -> Path | None:
+def calibration_path(session: TableSession) -> Path | None:
     """The file for this table's calibration (None before the table is set up)."""
     if session.setup is None or session.journal.path == ":memory:":
         return None
     return Path(session.journal.path).parent / "calibration" / f"table-{session.setup.table}.json"
 
 
-def load_for_table(session: Any) -> Any:
+def load_for_table(session: TableSession) -> Calibration | None:
     """This table's saved calibration, or None (none saved, or unreadable)."""
     from kiosk.vision.camera.calibration import Calibration, CalibrationError
 
@@ -32,7 +36,7 @@ def load_for_table(session: Any) -> Any:
         return None
 
 
-def save_for_table(session: Any, calibration: Any) -> Path:
+def save_for_table(session: TableSession, calibration: Calibration) -> Path:
     """Keep a calibration for this table; returns where it went."""
     path = calibration_path(session)
     if path is None:

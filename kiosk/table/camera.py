@@ -56,24 +56,31 @@ SAMPLE_TRICK = 3
 
 
 @dataclass(frozen=True)
+class ModelSetAside:
+    """Why the trained model is not used: it did not load (``error``, its first line), or
+    it read too few of the sample frames' cards (``read``, a share)."""
+
+    error: str = ""
+    read: float | None = None
+
+
+@dataclass(frozen=True)
 class DetectorChoice:
-    """The detector to run (None: no detector) and why, in one plain line."""
+    """The detector to run (None: no detector) and why, as facts (the console's line and
+    the screen's: kiosk.app.words.detector_line, detector_short)."""
 
     detector: Any
     name: str  # 'model', 'none', or a fallback's own name
-    words: str  # the console's line, with the reason
-    short: str = ""  # the screen's line
-
-    def __post_init__(self) -> None:
-        if not self.short:
-            short = {"model": "Cards read by the trained detector.",
-                     "none": "No card detector: tap the cards."}[self.name]
-            object.__setattr__(self, "short", short)
+    model_file: str = ""  #: the trained model's file, when it is used
+    sample_read: float | None = None  #: the share of the sample cards it read, if tried
+    set_aside: ModelSetAside | None = None  #: why the model is not used
+    #: a fallback's own (console, screen) lines: a development stand-in speaks for itself
+    own_words: tuple[str, str] | None = None
 
 
 #: what a caller may offer when the model is not used: given the video, the detector
-#: asked for and why the model was not used ('' if it was not tried), a choice or None
-Fallback = Callable[[str | Path | None, str, str], DetectorChoice | None]
+#: asked for and why the model was set aside (None: it was not tried), a choice or None
+Fallback = Callable[[str | Path | None, str, ModelSetAside | None], DetectorChoice | None]
 
 
 def truth_beside(video: str | Path) -> Path | None:
@@ -91,30 +98,28 @@ def choose_detector(video: str | Path | None, wanted: str = "auto",
     if wanted not in ("auto", "model", "none") and fallback is None:
         raise ValueError(f"unknown card detector {wanted!r} (auto, model or none)")
     truth = truth_beside(video) if video is not None else None
-    why_not = ""
+    set_aside: ModelSetAside | None = None
     if wanted in ("auto", "model"):
         try:
             model = (load_model or _load_model)()
         except Exception as problem:  # ModelError, or a runtime's own error
             model = None
-            why_not = str(problem).splitlines()[0] if str(problem) else type(problem).__name__
+            error = str(problem).splitlines()[0] if str(problem) else type(problem).__name__
+            set_aside = ModelSetAside(error=error)
         if model is not None:
             score = _sample_recall(model, video, truth) if (video and truth) else None
             if score is None or score >= USABLE_RECALL or wanted == "model":
-                tested = "" if score is None else f", read {score:.0%} of the sample cards"
                 return DetectorChoice(model, "model",
-                                      f"Cards read by the trained detector "
-                                      f"({Path(getattr(model, 'path', 'model')).name}{tested}).")
-            why_not = (f"the trained model read only {score:.0%} of the cards of "
-                       "sample frames: still too weak")
+                                      model_file=Path(getattr(model, "path", "model")).name,
+                                      sample_read=score)
+            set_aside = ModelSetAside(read=score)
         elif wanted == "model":
-            raise ValueError(f"cannot load the card detector: {why_not}")
+            raise ValueError(f"cannot load the card detector: {set_aside and set_aside.error}")
     if fallback is not None and wanted != "none":
-        chosen = fallback(video, wanted, why_not)
+        chosen = fallback(video, wanted, set_aside)
         if chosen is not None:
             return chosen
-    return DetectorChoice(None, "none", f"No card detector ({why_not or 'none chosen'}): "
-                                        "tap each card on the screen.")
+    return DetectorChoice(None, "none", set_aside=set_aside)
 
 
 def _load_model() -> Any:

@@ -30,6 +30,7 @@ from kiosk.table.deck_keeping import (
     read_origin,
     take_back,
 )
+from kiosk.table.director_problem import DirectorFault, DirectorProblem
 from kiosk.table.outbox import Transport, urllib_transport
 
 #: what came of asking the director
@@ -38,15 +39,15 @@ UNCHANGED, NEW, REFUSED, TAKEN_BACK, NONE, UNREACHABLE = (
 INFO, FILE = "/api/v1/deck", "/api/v1/deck/file"
 
 
-class HandoutError(Exception):
-    """The director could not be asked, or did not answer as documented (one line)."""
+class HandoutError(DirectorProblem):
+    """The director could not be asked, or did not answer as documented."""
 
 
 @dataclass(frozen=True)
 class Handout:
     outcome: str  #: UNCHANGED, NEW, REFUSED, TAKEN_BACK, NONE or UNREACHABLE
     name: str = ""  #: the deck's name, as the director gave it
-    problem: str = ""  #: why it was refused, or the director not reached (one line)
+    problem: DirectorProblem | None = None  #: why it was refused, or not reached
 
 
 def _get(server: str, path: str, token: str, get: Getter | None, timeout: float) -> bytes:
@@ -54,9 +55,9 @@ def _get(server: str, path: str, token: str, get: Getter | None, timeout: float)
         status, raw = (get or urllib_get)(server.rstrip("/") + path,
                                           {"Authorization": f"Bearer {token}"}, timeout)
     except (OSError, ValueError) as problem:
-        raise HandoutError(f"Cannot reach the director: {problem}") from None
+        raise HandoutError(DirectorFault.UNREACHABLE, detail=str(problem)) from None
     if status != 200:
-        raise HandoutError(f"The director did not say: {_reason(raw) or f'HTTP {status}'}.")
+        raise HandoutError(DirectorFault.NO_ANSWER, detail=_reason(raw), status=status)
     return raw
 
 
@@ -75,9 +76,9 @@ def fetch_deck_info(server: str, token: str, get: Getter | None = None,
     try:
         deck = json.loads(raw.decode("utf-8"))["deck"]
     except (ValueError, KeyError, TypeError):
-        raise HandoutError("The director's answer about the deck was not understood.") from None
+        raise HandoutError(DirectorFault.NOT_UNDERSTOOD) from None
     if deck is not None and not (isinstance(deck, dict) and isinstance(deck.get("digest"), str)):
-        raise HandoutError("The director's answer about the deck was not understood.")
+        raise HandoutError(DirectorFault.NOT_UNDERSTOOD)
     return deck
 
 
@@ -92,7 +93,7 @@ def take_handout(session: Any, server: str, token: str,
     try:
         info = fetch_deck_info(server, token, get)
     except HandoutError as problem:
-        return Handout(UNREACHABLE, problem=str(problem))
+        return Handout(UNREACHABLE, problem=problem)
     origin = read_origin(session)
     if info is None:
         if origin is None or origin.source != DIRECTOR:
@@ -113,14 +114,15 @@ def take_handout(session: Any, server: str, token: str,
     try:
         data = _get(server, FILE, token, get, 10.0)
     except HandoutError as problem:
-        return Handout(UNREACHABLE, name, str(problem))
+        return Handout(UNREACHABLE, name, problem)
     if digest(data) != wanted:
-        return Handout(REFUSED, name, "the file arrived damaged (its digest differs).")
+        return Handout(REFUSED, name, DirectorProblem(DirectorFault.DAMAGED_FILE))
     try:
         profile = read_profile_bytes(data)
         use(profile)
     except ProfileError as problem:
-        return Handout(REFUSED, name, str(problem))
+        return Handout(REFUSED, name,
+                       DirectorProblem(DirectorFault.UNUSABLE_PROFILE, detail=str(problem)))
     keep_handed(session, data, name, wanted)
     return Handout(NEW, name)
 
@@ -135,9 +137,9 @@ def offer_deck(server: str, token: str, path: str | Path, name: str,
         status, raw = (transport or urllib_transport)(server.rstrip("/") + INFO, body,
                                                       headers, timeout)
     except (OSError, ValueError) as problem:
-        raise HandoutError(f"Cannot reach the director: {problem}") from None
+        raise HandoutError(DirectorFault.UNREACHABLE, detail=str(problem)) from None
     if status != 200:
-        raise HandoutError(f"The director said no: {_reason(raw) or f'HTTP {status}'}.")
+        raise HandoutError(DirectorFault.SAID_NO, detail=_reason(raw), status=status)
     try:
         return str(json.loads(raw.decode("utf-8"))["name"])
     except (ValueError, KeyError, TypeError):

@@ -17,9 +17,12 @@ import json
 import os
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from kiosk.table.calibration import calibration_path
+
+if TYPE_CHECKING:
+    from kiosk.table.session import TableSession
 
 #: where the profile in use came from
 DIRECTOR, TABLE = "director", "table"
@@ -48,7 +51,7 @@ class DeckOrigin:
                    str(data.get("handed", "")))
 
 
-def deck_path(session: Any) -> Path | None:
+def deck_path(session: TableSession) -> Path | None:
     """Where this table keeps the deck profile it reads with: beside its calibration
     (None before the table is set up)."""
     calibration = calibration_path(session)
@@ -57,12 +60,12 @@ def deck_path(session: Any) -> Path | None:
     return calibration.with_name(calibration.stem + "-deck.npz")
 
 
-def _beside(session: Any, suffix: str) -> Path | None:
+def _beside(session: TableSession, suffix: str) -> Path | None:
     path = deck_path(session)
     return None if path is None else path.with_name(path.stem + suffix)
 
 
-def read_origin(session: Any) -> DeckOrigin | None:
+def read_origin(session: TableSession) -> DeckOrigin | None:
     """Where the kept profile came from (None: nothing said, e.g. before any handout:
     a kept profile then was learnt at this table)."""
     path = _beside(session, ".json")
@@ -82,14 +85,14 @@ def _write(path: Path, data: bytes) -> None:
     os.replace(partial, path)
 
 
-def note_origin(session: Any, origin: DeckOrigin) -> None:
+def note_origin(session: TableSession, origin: DeckOrigin) -> None:
     """Say where the kept profile came from."""
     path = _beside(session, ".json")
     if path is not None:
         _write(path, origin.to_json().encode())
 
 
-def keep_handed(session: Any, data: bytes, name: str, digest: str) -> Path:
+def keep_handed(session: TableSession, data: bytes, name: str, digest: str) -> Path:
     """Keep the director's profile as the one in use, the table's own set aside."""
     path = deck_path(session)
     own = _beside(session, "-own.npz")
@@ -103,7 +106,7 @@ def keep_handed(session: Any, data: bytes, name: str, digest: str) -> Path:
     return path
 
 
-def take_back(session: Any) -> Path | None:
+def take_back(session: TableSession) -> Path | None:
     """The director took its profile back: the table's own returns (its path), or the
     table reads without a profile (None). The handed digest is forgotten, so the same
     profile handed out again comes again."""
@@ -121,7 +124,7 @@ def take_back(session: Any) -> Path | None:
     return path if path.is_file() else None
 
 
-def learnt_here(session: Any) -> None:
+def learnt_here(session: TableSession) -> None:
     """The players learnt their deck at this table: it is the one in use now (the
     director's last handout is remembered, so it is not fetched over their work)."""
     origin = read_origin(session) or DeckOrigin(TABLE)

@@ -23,12 +23,16 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kiosk.rules.cards import Card
 from kiosk.table.hand_log import Correction
+from kiosk.table.learning_notes import HandLearnt, LearningFailed, LearningFault, LearningNote
 from kiosk.vision.decks.deck_profile import DeckProfile, ProfileError
 from kiosk.vision.decks.play_learning import FEWEST_CARDS, PlayLearning, origin_of
+
+if TYPE_CHECKING:
+    from kiosk.table.session import TableSession
 
 
 def accepted_cards(record: dict[str, Any]) -> list[tuple[str, str]]:
@@ -61,10 +65,10 @@ class TableDeckLearning:
 
     def __init__(self, detector: Any, where: Callable[[], Path | None] = lambda: None,
                  start: Callable[[Callable[[], None]], Any] | None = None,
-                 say: Callable[[str], None] = lambda _line: None) -> None:
+                 say: Callable[[LearningNote], None] = lambda _note: None) -> None:
         """``where()`` is the table's set-up profile file (kiosk.app.deck_setup.deck_path),
-        None while the table is not known; play's profile is kept beside it. ``say`` gets
-        one line for the console after each hand that taught something."""
+        None while the table is not known; play's profile is kept beside it. ``say`` is
+        told what each hand that taught something taught, for the console."""
         self.detector = detector
         self.where = where
         self.say = say
@@ -80,8 +84,8 @@ class TableDeckLearning:
         self._start = start or _in_a_thread
         #: the last worker started (tests wait on it)
         self.worker: Any = None
-        #: a line for the console: what the last refit did
-        self.last_note = ""
+        #: what learning last has to report (None: nothing yet)
+        self.last_note: LearningNote | None = None
 
     @classmethod
     def usable(cls, detector: Any) -> bool:
@@ -118,11 +122,11 @@ class TableDeckLearning:
         try:
             self.detector.use_deck(profile)
         except Exception as problem:  # a profile the detector refuses: read as before
-            self.last_note = f"A profile learnt in play was not used: {problem}"
+            self.last_note = LearningFailed(LearningFault.NOT_USED, str(problem))
 
     # -- the screen's thread -----------------------------------------------------------------
 
-    def follow(self, session: Any) -> None:
+    def follow(self, session: TableSession) -> None:
         """After any change of the session: start again from a profile the table was given
         meanwhile (a deck learnt at set-up, or handed out by the director), resume what
         play taught at this table before, and settle each hand finished since last time."""
@@ -176,20 +180,11 @@ class TableDeckLearning:
             return
         tried = len(learner.refits)
         profile = learner.refit()
-        self.last_note = f"Deck learning: hand {hand} taught {added} patches"
-        if len(learner.refits) > tried:
-            last = learner.refits[-1]
-            what = "its network learnt again" if last.deep else "a refit"
-            self.last_note += (f"; {what} on {last.cards} cards named {last.after} of the "
-                               f"last hand's {last.checked} right (the deck in use "
-                               f"{last.before}): " + ("read with it now." if last.adopted
-                                                      else "kept the deck in use."))
-        elif learner.cards < FEWEST_CARDS:
-            self.last_note += f"; {learner.cards} cards so far, too few to refit yet."
-        else:
-            self.last_note += (f"; {learner.cards} cards so far: a refit waits for "
-                               "another hand to be checked on.")
-        self.say(self.last_note)
+        note = HandLearnt(hand, added, learner.cards,
+                          learner.refits[-1] if len(learner.refits) > tried else None,
+                          too_few=learner.cards < FEWEST_CARDS)
+        self.last_note = note
+        self.say(note)
         if profile is None:
             return
         with self._lock:
@@ -202,7 +197,7 @@ class TableDeckLearning:
                 deck_file.parent.mkdir(parents=True, exist_ok=True)
                 profile.save(learnt_path(deck_file))
             except OSError as problem:  # a full card: the table reads with it all the same
-                self.last_note = f"The deck learnt in play could not be kept: {problem}"
+                self.last_note = LearningFailed(LearningFault.NOT_KEPT, str(problem))
 
 
 def learnt_path(deck_file: Path) -> Path:

@@ -9,8 +9,8 @@ from typing import Any
 
 from kiosk.rules.bidding import Bid
 from kiosk.rules.cards import Card, Seat
+from kiosk.rules.record import SeatCard
 from kiosk.table import referee
-from kiosk.table.referee import Play
 
 
 @dataclass
@@ -24,7 +24,7 @@ class HandLog:
     #: what the camera saw become of the turn-up: 'taken', 'turned_down' ('' not seen)
     kitty_seen: str = ""
     bids: list[Bid] = field(default_factory=list)
-    plays: list[Play] = field(default_factory=list)  # in play order
+    plays: list[SeatCard] = field(default_factory=list)  # in play order
     pending: dict[Seat, Card] = field(default_factory=dict)  # seen before that seat's turn
     renege_choice: str | None = None
     director_called: bool = False
@@ -39,7 +39,7 @@ class HandLog:
     #: the camera's second thought about a card of a finished trick, put to the players
     suggestion: Suggestion | None = None
     #: a camera read of a later card that waits on the players' answer to `suggestion`
-    held_back: Play | None = None
+    held_back: SeatCard | None = None
 
 
 @dataclass(frozen=True)
@@ -115,7 +115,7 @@ class Notice:
 
 
 def corrected_plays(hand: HandLog, trick: int, seat: Seat, card: Card
-                    ) -> tuple[list[Play], dict[Seat, Card], Card | None]:
+                    ) -> tuple[list[SeatCard], dict[Seat, Card], Card | None]:
     """The hand's plays and early sightings with one card fixed (or added), and the card
     it replaced (None: the card was added)."""
     assert hand.view is not None

@@ -20,12 +20,15 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kiosk.rules.cards import Team
 from kiosk.table.markers import wanted
 from kiosk.vision.fives.marker_sizes import LearntFiveSizes
 from kiosk.vision.fives.reading import MarkerReading
+
+if TYPE_CHECKING:
+    from kiosk.table.session import TableSession
 
 #: seconds into a new deal before the 5s are read (they have been moved by then)
 SETTLE = 4.0
@@ -60,7 +63,7 @@ class MarkerWatch:
         self.places: dict[Team, tuple[float, float]] = {}
         self.learnt = LearntFiveSizes()
 
-    def follow(self, session: Any) -> None:
+    def follow(self, session: TableSession) -> None:
         """After every change to the session (UI thread): a new deal after a scored hand,
         at a table that keeps its 5s, arms one reading."""
         hand = session.hand

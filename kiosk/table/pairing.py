@@ -21,11 +21,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from kiosk.table import pinning
+from kiosk.table.director_problem import DirectorFault, DirectorProblem
 from kiosk.table.outbox import Transport, urllib_transport
 
 
-class PairingError(ValueError):
-    """Pairing did not work; the message says why in words a player understands."""
+class PairingError(DirectorProblem):
+    """Pairing did not work."""
 
 
 @dataclass(frozen=True)
@@ -59,11 +60,11 @@ class Invite:
                     int(data["table"]) if data.get("table") is not None else None,
                 )
             except (ValueError, KeyError, TypeError):
-                raise PairingError("This QR code is not a table pairing code.") from None
+                raise PairingError(DirectorFault.NOT_A_CODE) from None
         parts = urllib.parse.urlsplit(text)
         query = dict(urllib.parse.parse_qsl(parts.query))
         if parts.scheme not in ("http", "https") or not parts.netloc or "code" not in query:
-            raise PairingError("This QR code is not a table pairing code.")
+            raise PairingError(DirectorFault.NOT_A_CODE)
         table = query.get("table")
         return cls(
             f"{parts.scheme}://{parts.netloc}",
@@ -131,23 +132,23 @@ def redeem(invite: Invite, transport: Transport | None = None, timeout: float = 
         try:
             pinning.pin(invite.server, invite.fingerprint)
         except ValueError:
-            raise PairingError("This QR code's certificate fingerprint is damaged: "
-                               "show the kiosk the code again.") from None
+            raise PairingError(DirectorFault.BAD_FINGERPRINT) from None
     try:
         status, raw = send(
             invite.server + "/api/v1/pair", body, {"Content-Type": "application/json"}, timeout
         )
     except (OSError, ValueError) as problem:
-        raise PairingError(f"Cannot reach the director at {invite.server}: {problem}") from None
+        raise PairingError(DirectorFault.UNREACHABLE, server=invite.server,
+                           detail=str(problem)) from None
     try:
         answer = json.loads(raw.decode("utf-8") or "{}")
     except ValueError:
         answer = {}
     if status != 200 or "token" not in answer:
         reason = answer.get("error") if isinstance(answer, dict) else None
-        raise PairingError(f"The director said no: {reason or f'HTTP {status}'}.")
+        raise PairingError(DirectorFault.SAID_NO, detail=str(reason or ""), status=status)
     if invite.table is not None and answer["table"] != invite.table:
-        raise PairingError("The director paired a different table than the code says.")
+        raise PairingError(DirectorFault.OTHER_TABLE)
     return Pairing(
         invite.server,  # the address this kiosk actually reached
         int(answer["table"]),

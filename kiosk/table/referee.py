@@ -25,7 +25,7 @@ from kiosk.rules.cards import Card, CardParseError, Seat, Suit
 from kiosk.rules.game import add_hand_points
 from kiosk.rules.play import HandState, IllegalPlayError, PlayFault
 from kiosk.rules.profiles import PROFILES, RuleProfile, get_profile
-from kiosk.rules.record import HandRecord
+from kiosk.rules.record import HandRecord, SeatCard
 from kiosk.rules.renege import RenegeProof
 from kiosk.rules.tricks import effective_suit
 
@@ -97,14 +97,10 @@ class BidHint(StrEnum):
     TURNED_DOWN = "turned_down"  #: round two: the turn-up's suit cannot be trump
 
 
-#: A card a seat played, in play order.
-Play = tuple[Seat, Card]
-
-
 @dataclass(frozen=True)
 class TrickView:
     leader: Seat
-    cards: tuple[Play, ...]
+    cards: tuple[SeatCard, ...]
     winner: Seat | None  # None while the trick is open
 
 
@@ -184,6 +180,19 @@ class ProfileInfo:
     rules: RuleProfile
 
 
+def plays_of(*played: str) -> list[SeatCard]:
+    """Plays written as a person writes them ('E AS', 'S 9S', ...): for examples and tests.
+
+    >>> plays_of("E AS")
+    [(<Seat.E: 'E'>, Card.parse('AS'))]
+    """
+    out: list[SeatCard] = []
+    for text in played:
+        seat, card = text.split()
+        out.append((Seat.parse(seat), Card.parse(card)))
+    return out
+
+
 def play_index(view: HandView, trick: int, seat: Seat) -> int | None:
     """Where (trick, seat)'s card sits in the flat list of plays, if played."""
     index = 0
@@ -232,7 +241,7 @@ def _profile(profile: str | RuleProfile) -> RuleProfile:
 
 
 def replay(profile: str, dealer: Seat, turn_up: Card | None, bids: Sequence[Bid],
-           plays: Sequence[Play], renege_choice: str | None = None) -> HandView:
+           plays: Sequence[SeatCard], renege_choice: str | None = None) -> HandView:
     """Rebuild one hand from what was seen, through the rules engine."""
     rules = _profile(profile)
     if turn_up is None:

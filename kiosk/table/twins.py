@@ -16,6 +16,7 @@ and no question is asked. A card the players set (fixed, kept, or told in answer
 earlier question: ``settled``) is never asked about again.
 
 >>> from kiosk.rules.bidding import Bid, Call
+>>> from kiosk.table.referee import plays_of
 >>> plays = plays_of("E AS", "S 9S", "W KD", "N TS",   # West shows out...
 ...                  "E 9C", "S TC", "W QS", "N AC")   # ...and has a spade
 >>> bids = [Bid(Seat.E, Call.ORDER)]
@@ -39,8 +40,8 @@ from typing import Any
 from kiosk.rules.bidding import Bid
 from kiosk.rules.cards import EUCHRE_DECK, Card, Seat
 from kiosk.rules.play import HandState
+from kiosk.rules.record import SeatCard
 from kiosk.table import referee
-from kiosk.table.referee import Play
 
 
 def twin_of(card: Card) -> Card:
@@ -50,19 +51,6 @@ def twin_of(card: Card) -> Card:
     ('JS', 'TD')
     """
     return Card(card.rank, card.suit.same_colour)
-
-
-def plays_of(*played: str) -> list[Play]:
-    """Plays written as a person writes them ('E AS', 'S 9S', ...): for examples and tests.
-
-    >>> plays_of("E AS")
-    [(<Seat.E: 'E'>, Card.parse('AS'))]
-    """
-    out: list[Play] = []
-    for text in played:
-        seat, card = text.split()
-        out.append((Seat.parse(seat), Card.parse(card)))
-    return out
 
 
 #: the fewest euchre cards a table's deck profile must have enrolled to be taken as the
@@ -107,7 +95,7 @@ class TwinQuestion:
 
 
 def renege_questions(profile: str, dealer: Seat, turn_up: Card | None,
-                     bids: Sequence[Bid], plays: Sequence[Play], *,
+                     bids: Sequence[Bid], plays: Sequence[SeatCard], *,
                      settled: Collection[tuple[int, Seat]] = (),
                      pack: Collection[Card] | None = None,
                      renege_choice: str | None = None) -> list[TwinQuestion]:
@@ -157,5 +145,4 @@ def _hinges(view: referee.HandView, seat: Seat, trick: int, proven_at: int
     return list(dict.fromkeys(out))
 
 
-__all__ = ["PACK_KNOWN", "TwinQuestion", "enrolled_pack", "plays_of", "renege_questions",
-           "twin_of"]
+__all__ = ["PACK_KNOWN", "TwinQuestion", "enrolled_pack", "renege_questions", "twin_of"]

@@ -12,8 +12,8 @@ from kiosk.app.palette import suit_colour
 from kiosk.app.presenter import TablePresenter
 from kiosk.app.words import card_label, card_words
 from kiosk.rules.cards import Card, Seat, Suit
+from kiosk.table.referee import plays_of
 from kiosk.table.session import TableSession
-from kiosk.table.twins import plays_of
 from kiosk.vision.brief import HandBrief
 from kiosk.vision.events import CardPlayed, TrickCleared, face
 
@@ -189,6 +189,7 @@ def test_card_faces_and_the_four_colour_pack() -> None:
 
 
 def test_pairing_fills_the_table_and_points_the_outbox(tmp_path: Path) -> None:
+    from kiosk.table.director_problem import DirectorFault
     from kiosk.table.outbox import Outbox
     from kiosk.table.pairing import Pairing, PairingError
 
@@ -197,7 +198,7 @@ def test_pairing_fills_the_table_and_points_the_outbox(tmp_path: Path) -> None:
     assert "Not paired" in p.setup_view().pairing
 
     def refused(server: str, code: str) -> Pairing:
-        raise PairingError("The director said no: unknown code.")
+        raise PairingError(DirectorFault.SAID_NO, detail="unknown code")
 
     assert not p.pair("10.0.0.5:8555", "zzz", pairer=refused)
     assert p.message == "The director said no: unknown code."
@@ -261,6 +262,7 @@ def test_a_paired_kiosk_takes_the_next_games_teams_from_the_director(tmp_path: P
     # Found end to end (tests/e2e): after the first game the set-up's names were
     # blank and nothing asked the director who plays next.
     from kiosk.table.assignment import AssignmentError
+    from kiosk.table.director_problem import DirectorFault
     from kiosk.table.outbox import Outbox
     from tests.table.conftest import make_setup
 
@@ -288,7 +290,7 @@ def test_a_paired_kiosk_takes_the_next_games_teams_from_the_director(tmp_path: P
     assert p.start("N") and s.phase == "bidding"  # the demo hand again, in a new game
 
     def down(server: str, token: str) -> dict:
-        raise AssignmentError("Cannot reach the director: refused")
+        raise AssignmentError(DirectorFault.UNREACHABLE, detail="refused")
 
     play_demo_hand(p)
     assert p.end_game() and agree(p, "NS") and agree(p, "EW")

@@ -14,14 +14,14 @@ from kiosk.rules.bidding import Bid, BidFault, Call, IllegalBidError
 from kiosk.rules.cards import Card, Seat, Suit
 from kiosk.rules.play import HandState, IllegalPlayError, PlayFault
 from kiosk.rules.profiles import get_profile
+from kiosk.rules.record import SeatCard
 from kiosk.table import referee
-from kiosk.table.referee import Play, Refusal
-from kiosk.table.twins import plays_of
+from kiosk.table.referee import Refusal, plays_of
 
 BIDS = [Bid(Seat.E, Call.PASS), Bid(Seat.S, Call.PASS), Bid(Seat.W, Call.ORDER)]
 
 
-def _refusal(plays: list[Play]) -> str | None:
+def _refusal(plays: list[SeatCard]) -> str | None:
     problem = referee.replay("tournament", Seat.N, Card.parse("9H"), BIDS, plays).problem
     return None if problem is None else refusal_words(problem)
 

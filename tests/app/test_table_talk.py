@@ -8,8 +8,8 @@ from pathlib import Path
 
 from kiosk.app.presenter import TablePresenter
 from kiosk.rules.cards import Card, Seat
+from kiosk.table.referee import plays_of
 from kiosk.table.session import TableSession
-from kiosk.table.twins import plays_of
 from kiosk.vision.events import CardPlayed, CardReread, face
 from tests.table.conftest import make_setup
 

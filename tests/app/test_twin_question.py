@@ -10,8 +10,8 @@ import pytest
 
 from kiosk.app.presenter import TablePresenter
 from kiosk.rules.cards import Card, Seat
+from kiosk.table.referee import plays_of
 from kiosk.table.session import TableSession
-from kiosk.table.twins import plays_of
 from kiosk.vision.events import CardPlayed, TrickCleared, face
 
 

@@ -10,8 +10,10 @@ import numpy as np
 import pytest
 import segno
 
+from kiosk.app.words import director_problem_words
 from kiosk.director.auth import CODE_ALPHABET
 from kiosk.director.views.tables import pairing_url
+from kiosk.table.director_problem import DirectorFault
 from kiosk.table.pairing import Invite, PairingError, pair_from_qr_image, pair_with_code, redeem
 from tests.director.helpers import Client
 
@@ -99,5 +101,8 @@ def test_an_unreachable_director_is_said_plainly() -> None:
     def refuse(url: str, body: bytes, headers: dict[str, str], timeout: float) -> tuple[int, bytes]:
         raise ConnectionRefusedError("refused")
 
-    with pytest.raises(PairingError, match="Cannot reach the director"):
+    with pytest.raises(PairingError) as unreachable:
         pair_with_code("http://10.1.2.3:8555", "ABCDEF", refuse)
+    assert unreachable.value.fault is DirectorFault.UNREACHABLE
+    assert director_problem_words(unreachable.value) == (
+        "Cannot reach the director at http://10.1.2.3:8555: refused")

@@ -15,7 +15,7 @@ import pytest
 from devtools.run import oracle_choice
 from kiosk.app.demo import DemoDriver, start_demo
 from kiosk.app.presenter import TablePresenter
-from kiosk.app.words import notice_words
+from kiosk.app.words import detector_line, detector_short, notice_words
 from kiosk.rules.cards import Seat, Suit
 from kiosk.table.camera import CameraLink, HandFollower, choose_detector
 from kiosk.table.feed import FrameFeed, open_capture
@@ -53,7 +53,7 @@ def test_without_a_model_the_kiosk_has_the_players_tap() -> None:
     """A kiosk carries no stand-in detector: without the model, the players tap."""
     choice = choose_detector(VIDEO, load_model=_no_model)
     assert choice.detector is None and choice.name == "none"
-    assert "model file not found" in choice.words
+    assert "model file not found" in detector_line(choice)
     with pytest.raises(ValueError, match="unknown card detector 'oracle'"):
         choose_detector(VIDEO, "oracle", load_model=_no_model)
 
@@ -63,17 +63,17 @@ def test_without_a_model_the_demo_is_read_by_the_oracle_and_says_so() -> None:
     """The development tools' fallback (python -m devtools run)."""
     choice = choose_detector(VIDEO, load_model=_no_model, fallback=oracle_choice)
     assert choice.name == "oracle"
-    assert "ORACLE" in choice.words and "model file not found" in choice.words
-    assert "not the trained model" in choice.short
+    assert "ORACLE" in detector_line(choice) and "model file not found" in detector_line(choice)
+    assert "not the trained model" in detector_short(choice)
 
 
 @needs_video
 def test_a_weak_model_is_set_aside_for_the_oracle_and_a_good_one_is_used() -> None:
     weak = choose_detector(VIDEO, load_model=SeesNothing, fallback=oracle_choice)
-    assert weak.name == "oracle" and "read only 0%" in weak.words
+    assert weak.name == "oracle" and "read only 0%" in detector_line(weak)
     assert choose_detector(VIDEO, load_model=SeesNothing).name == "none"  # a kiosk: taps
     good = choose_detector(VIDEO, load_model=NamesEverything, fallback=oracle_choice)
-    assert good.name == "model" and "100%" in good.words
+    assert good.name == "model" and "100%" in detector_line(good)
     forced = choose_detector(VIDEO, "model", load_model=SeesNothing, fallback=oracle_choice)
     assert forced.name == "model"  # asked for by name: used, weak or not
 
@@ -93,7 +93,7 @@ def test_the_sample_is_of_tricks_on_the_table_not_of_the_score_markers() -> None
 
     choice = choose_detector(VIDEO, load_model=SeesOnlyTheMarkers, fallback=oracle_choice)
     assert choice.name == "oracle"
-    read = re.search(r"read only (\d+)% of the cards", choice.words)
+    read = re.search(r"read only (\d+)% of the cards", detector_line(choice))
     assert read is not None and 2 / 6 <= int(read.group(1)) / 100 <= 2 / 5 + 0.005
 
 
@@ -103,8 +103,8 @@ def test_the_trained_model_reads_the_bundled_demo() -> None:
     """The README's main command shows the real detector: the demo video is a tablet's
     720p picture, which the shipped model reads (the oracle is the fallback only)."""
     choice = choose_detector(VIDEO)
-    assert choice.name == "model", choice.words
-    assert "Cards read by the trained detector (cards.onnx, read" in choice.words
+    assert choice.name == "model", detector_line(choice)
+    assert "Cards read by the trained detector (cards.onnx, read" in detector_line(choice)
 
 
 def test_no_model_and_no_ground_truth_means_tapping(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from datasets import cards_art
+from kiosk.app.words import learning_words
 from kiosk.table.deck_learning import (
     TableDeckLearning,
     accepted_cards,
@@ -115,7 +116,8 @@ def test_play_teaches_the_table_and_the_frame_thread_reads_with_it(
         assert refits, "four hands are enough to try a refit"
         assert detector.deck is None  # nothing changes until the frame thread takes it
         if refits[-1].adopted:
-            assert "read with it now" in learning.last_note
+            assert learning.last_note is not None
+            assert "read with it now" in learning_words(learning.last_note)
             learning.adopt()
             learnt = detector.deck
             assert learnt is not None and learnt.grown_from == SHIPPED

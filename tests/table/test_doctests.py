@@ -14,7 +14,7 @@ MODULES = ["kiosk.table.journal", "kiosk.table.feed", "kiosk.table.setup", "kios
            "kiosk.vision.cards.context_reader",
            "kiosk.vision.cards.index_classifier",
            "kiosk.vision.brief", "kiosk.vision.reader", "kiosk.vision.reader.twins",
-           "kiosk.table.twins",
+           "kiosk.table.twins", "kiosk.table.director_problem",
            "kiosk.vision.fives.poses", "kiosk.app.demo", "kiosk.app.headless", "kiosk.app.palette",
            "kiosk.commands.run"]
 

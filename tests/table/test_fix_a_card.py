@@ -12,8 +12,8 @@ from kiosk.app.demo import RECORD
 from kiosk.rules.cards import Card, Seat
 from kiosk.table.hand_log import Suggestion
 from kiosk.table.intents import IntentRefused, Why
+from kiosk.table.referee import plays_of
 from kiosk.table.session import TableSession
-from kiosk.table.twins import plays_of
 from kiosk.vision.events import CardPlayed, CardReread, face
 
 Opener = Callable[..., TableSession]

@@ -15,8 +15,8 @@ from kiosk.rules.cards import Card, Seat
 from kiosk.table.entries import BidSpoken, GameStarted, TurnUpSeen
 from kiosk.table.hand_log import Suggestion
 from kiosk.table.intents import IntentRefused
+from kiosk.table.referee import plays_of
 from kiosk.table.session import TableSession
-from kiosk.table.twins import plays_of
 from kiosk.vision.events import (
     CardPlayed,
     CardReread,

@@ -10,8 +10,9 @@ from types import SimpleNamespace
 from kiosk.rules.bidding import Bid, Call
 from kiosk.rules.cards import EUCHRE_DECK, EUCHRE_NAMES, Card, Seat
 from kiosk.table.phases import Phase
+from kiosk.table.referee import plays_of
 from kiosk.table.session import TableSession
-from kiosk.table.twins import enrolled_pack, plays_of, renege_questions
+from kiosk.table.twins import enrolled_pack, renege_questions
 from kiosk.vision.events import CardPlayed
 
 Opener = Callable[..., TableSession]

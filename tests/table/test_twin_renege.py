@@ -10,8 +10,9 @@ from kiosk.rules.bidding import Bid, Call
 from kiosk.rules.cards import EUCHRE_DECK, Card, Seat
 from kiosk.table.hand_log import Suggestion
 from kiosk.table.phases import Phase
+from kiosk.table.referee import plays_of
 from kiosk.table.session import TableSession
-from kiosk.table.twins import TwinQuestion, plays_of, renege_questions
+from kiosk.table.twins import TwinQuestion, renege_questions
 from kiosk.vision.events import CardPlayed
 
 Opener = Callable[..., TableSession]

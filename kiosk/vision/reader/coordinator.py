@@ -28,7 +28,7 @@ from kiosk.vision.reader.config import (
     WELL_READ,
     ReaderConfig,
 )
-from kiosk.vision.reader.frame import CardSighting, Frame
+from kiosk.vision.reader.frame import CardSighting, FrameSightings
 from kiosk.vision.reader.hand import Hand
 from kiosk.vision.reader.kitty import KittyWatch
 from kiosk.vision.reader.table_fit import TableFit
@@ -98,7 +98,7 @@ class TrickReader:
         # is the whole picture, whose edges hold the kitty, the 5s and the trick piles
         self._fit = TableFit(active=calibration.source == "default"
                              and calibration.view == "tablet")
-        self._frame = Frame(calibration, self.config, self._fit)
+        self._frame = FrameSightings(calibration, self.config, self._fit)
         self._places = Places(calibration.zones, self._fit)
         self._occupancy = Occupancy()
         self._hand = Hand()

@@ -6,7 +6,7 @@ Boxes with the same name within one card diagonal are one card; its score for th
 frame is ``1 - prod(1 - conf)``, so two agreeing corners count more than one.
 
 >>> from kiosk.vision.camera.calibration import Calibration
->>> frame = Frame(Calibration.default("overhead", (100, 100)), ReaderConfig())
+>>> frame = FrameSightings(Calibration.default("overhead", (100, 100)), ReaderConfig())
 >>> boxes = [["JH", 0.9, 45, 20, 50, 25], ["JH", 0.8, 50, 25, 55, 30], ["9S", 0.1, 0, 0, 5, 5]]
 >>> seen = frame.see(0.0, boxes)
 >>> [(s.card, round(s.score, 2), s.seat) for s in seen.sightings], seen.faint_seats
@@ -75,7 +75,7 @@ def _one_of_twins(sightings: list[CardSighting]) -> list[CardSighting]:
     return [s for k, s in enumerate(sightings) if k not in dropped]
 
 
-class Frame:
+class FrameSightings:
     """Turns each frame's boxes into card sightings; remembers the boxes read surely in
     the last ``weak_after`` seconds, which decide whether a weak read counts."""
 

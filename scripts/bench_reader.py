@@ -352,11 +352,12 @@ def card_latencies(events: list[tuple[float, Any]], plays: list[dict[str, Any]]
     answer about it: that event, or a question about that seat's card in that trick
     (the players are asked rather than shown a guess; the table waits for their tap).
 
-    >>> from kiosk.vision.events import CardPlayed, ReaderWarning
+    >>> from kiosk.rules.cards import Seat
+    >>> from kiosk.vision.events import CardPlayed, ReaderWarning, face
     >>> plays = [{"seat": "N", "card": "AS", "trick": 1, "t_rest": 1.0}]
-    >>> events = [(1.5, ReaderWarning(kind=UNSURE, note="", seat="N", t=1.5)),
-    ...           (1.6, CardPlayed(seat="N", card="AC", t=1.6, confidence=0.5)),
-    ...           (2.5, CardPlayed(seat="N", card="AS", t=2.5, confidence=0.9))]
+    >>> events = [(1.5, ReaderWarning(kind=UNSURE, note="", seat=Seat.N, t=1.5)),
+    ...           (1.6, CardPlayed(seat=Seat.N, card=face("AC"), t=1.6, confidence=0.5)),
+    ...           (2.5, CardPlayed(seat=Seat.N, card=face("AS"), t=2.5, confidence=0.9))]
     >>> card_latencies(events, plays)
     ([1.5], [0.5])
     """

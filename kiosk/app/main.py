@@ -100,7 +100,9 @@ class KioskApp(App):
         self.manager: ScreenManager | None = None
         self._shots: list[str] = []
         self._shooting = 0
-        self._flips = 0  # frames the window has drawn (a picture needs a drawn frame)
+        #: frames the window has drawn (a picture needs a drawn frame; a driver that taps
+        #: waits for one after its tap)
+        self.frames_drawn = 0
         self._stopping = 0
         #: a second tap on the same place within 0.7 s is dropped (kiosk.app.taps)
         self.taps = TapGuard()
@@ -158,7 +160,7 @@ class KioskApp(App):
                 self._shooting += 1
                 # after the layout and, on the live screen, a camera frame or two
                 # once the new screen is laid out and drawn (two frames after this one)
-                self._shoot_after(shot, self._flips + 3, Clock.get_time() + 3.0)
+                self._shoot_after(shot, self.frames_drawn + 3, Clock.get_time() + 3.0)
 
     def _repeat_tap(self, window: Any, touch: Any) -> bool:
         """True (the touch stops here) for a repeat of the last tap; the on-screen
@@ -171,13 +173,13 @@ class KioskApp(App):
         return not self.taps.accept(*touch.pos)
 
     def _flipped(self, *_args: Any) -> None:
-        self._flips += 1
+        self.frames_drawn += 1
 
     def _shoot_after(self, name: str, flips: int, deadline: float) -> None:
         """Take the picture once the window has drawn `flips` frames (a slow software
         renderer may take a second for the first one), or at the deadline: a screen
         with nothing moving on it draws no more frames."""
-        if self._flips < flips and Clock.get_time() < deadline:
+        if self.frames_drawn < flips and Clock.get_time() < deadline:
             Clock.schedule_once(lambda _dt: self._shoot_after(name, flips, deadline), 0.05)
             return
         Clock.schedule_once(lambda _dt: self._shoot(name), 0.1)

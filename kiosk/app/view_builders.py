@@ -31,12 +31,13 @@ if TYPE_CHECKING:
     from kiosk.app.presenter import TablePresenter
 
 
-def _short_reason(option: referee.BidOption) -> str:
-    """A barred bid's reason, short enough for a small screen's message box: naming the
-    suit turned down is said as what it means for the button (it cannot be tapped)."""
+def _short_reason(option: referee.BidOption, reason: str) -> str:
+    """A barred bid's reason (``reason``, its button's), short enough for a small screen's
+    message box: naming the suit turned down is said as what it means for the button (it
+    cannot be tapped)."""
     if option.bar is BidBar.NAMING_VOID:
         return words.bid_reason(replace(option, bar=BidBar.TURNED_DOWN))
-    return words.bid_reason(option)
+    return reason
 
 
 def bidding_view(p: TablePresenter) -> BiddingView:
@@ -46,13 +47,14 @@ def bidding_view(p: TablePresenter) -> BiddingView:
     assert hand is not None and hand.view is not None
     view = hand.view
     options = session.bid_options()
-    buttons = tuple(ButtonView(words.bid_label(o), o.allowed, words.bid_reason(o), i)
+    why = [words.bid_reason(o) for o in options]
+    buttons = tuple(ButtonView(words.bid_label(o), o.allowed, why[i], i)
                     for i, o in enumerate(options))
     history = tuple(words.bid_words(b) for b in hand.bids)
     # the reasons, each once; a shared screen says whose side, never 'your side'
     side = p.teams()[str(view.to_bid.team)] if view.to_bid else ""
-    reasons = [_short_reason(o).replace("Your side", side).replace("your side", side)
-               for o in options if not o.allowed]
+    reasons = [_short_reason(o, why[i]).replace("Your side", side).replace("your side", side)
+               for i, o in enumerate(options) if not o.allowed]
     explain = " ".join(dict.fromkeys(r for r in reasons if r))
     hint = words.hint_words(view.hint, view.turn_up)
     if view.hint is BidHint.TURNED_DOWN and any(

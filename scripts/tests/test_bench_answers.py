@@ -25,7 +25,14 @@ from bench_reader import (  # noqa: E402
     verdict,
 )
 
-from kiosk.vision.events import CardPlayed, ReaderWarning, TrickCleared  # noqa: E402
+from kiosk.rules.cards import Seat  # noqa: E402
+from kiosk.vision.events import (  # noqa: E402
+    CardPlayed,
+    ReaderWarning,
+    TrickCleared,
+    WarningKind,
+    face,
+)
 
 WANT = [["N:9C", "E:TC", "S:JC", "W:QC"], ["E:AH", "S:KH", "W:QH", "N:JH"]]
 
@@ -45,12 +52,12 @@ def test_a_missing_card_goes_in_at_its_turn_and_a_lost_trick_stays_lost() -> Non
 
 def test_questions_are_counted_in_the_trick_they_were_asked_in() -> None:
     events = [
-        (1.0, CardPlayed(seat="N", card="9C", t=1.0, confidence=0.9)),
-        (2.0, ReaderWarning(kind="ambiguous", note="QH or QD?", seat="E", t=2.0)),
-        (2.5, ReaderWarning(kind="out_of_turn", note="not a question", seat="W", t=2.5)),
-        (3.0, ReaderWarning(kind="missing_card", note="tap it", seat="S", t=3.0)),
+        (1.0, CardPlayed(seat=Seat.N, card=face("9C"), t=1.0, confidence=0.9)),
+        (2.0, ReaderWarning(WarningKind.AMBIGUOUS, "QH or QD?", seat=Seat.E, t=2.0)),
+        (2.5, ReaderWarning(WarningKind.OUT_OF_TURN, "not a question", seat=Seat.W, t=2.5)),
+        (3.0, ReaderWarning(WarningKind.MISSING_CARD, "tap it", seat=Seat.S, t=3.0)),
         (3.0, TrickCleared(t=3.0)),
-        (4.0, ReaderWarning(kind="unreadable", note="tap it in", seat="N", t=4.0)),
+        (4.0, ReaderWarning(WarningKind.UNREADABLE, "tap it in", seat=Seat.N, t=4.0)),
     ]
     assert asked_seats(events) == {(0, "E"), (0, "S"), (1, "N")}
 
@@ -60,8 +67,8 @@ def test_a_question_about_an_earlier_trick_counts_there() -> None:
     players' answer goes."""
     events = [
         (1.0, TrickCleared(t=1.0)),
-        (2.0, ReaderWarning(kind="seen_twice", note="check S", seat="S", t=2.0)),
-        (2.0, ReaderWarning(kind="seen_twice", note="check E", seat="E", t=2.0, trick=1)),
+        (2.0, ReaderWarning(WarningKind.SEEN_TWICE, "check S", seat=Seat.S, t=2.0)),
+        (2.0, ReaderWarning(WarningKind.SEEN_TWICE, "check E", seat=Seat.E, t=2.0, trick=1)),
     ]
     assert asked_seats(events) == {(1, "S"), (0, "E")}
 
@@ -105,15 +112,15 @@ def test_latency_to_the_right_name_and_to_the_first_answer() -> None:
         {"seat": "E", "card": "AH", "trick": 2, "t_rest": 6.0},  # a question of trick 1
     ]
     events = [
-        (1.5, CardPlayed(seat="N", card="9C", t=1.5, confidence=0.9)),
-        (2.6, CardPlayed(seat="E", card="TS", t=2.6, confidence=0.5)),
-        (2.6, ReaderWarning(kind="unsure", note="TS?", seat="E", t=2.6)),
-        (3.5, CardPlayed(seat="E", card="TC", t=3.5, confidence=0.9)),
-        (3.8, ReaderWarning(kind="out_of_turn", note="not a question", seat="S", t=3.8)),
-        (3.9, ReaderWarning(kind="unreadable", note="tap it in", seat="S", t=3.9)),
+        (1.5, CardPlayed(seat=Seat.N, card=face("9C"), t=1.5, confidence=0.9)),
+        (2.6, CardPlayed(seat=Seat.E, card=face("TS"), t=2.6, confidence=0.5)),
+        (2.6, ReaderWarning(WarningKind.UNSURE, "TS?", seat=Seat.E, t=2.6)),
+        (3.5, CardPlayed(seat=Seat.E, card=face("TC"), t=3.5, confidence=0.9)),
+        (3.8, ReaderWarning(WarningKind.OUT_OF_TURN, "not a question", seat=Seat.S, t=3.8)),
+        (3.9, ReaderWarning(WarningKind.UNREADABLE, "tap it in", seat=Seat.S, t=3.9)),
         (5.0, TrickCleared(t=5.0)),
-        (6.4, ReaderWarning(kind="unsure", note="trick 1", seat="E", t=6.4, trick=1)),
-        (7.5, CardPlayed(seat="E", card="AH", t=7.5, confidence=0.9)),
+        (6.4, ReaderWarning(WarningKind.UNSURE, "trick 1", seat=Seat.E, t=6.4, trick=1)),
+        (7.5, CardPlayed(seat=Seat.E, card=face("AH"), t=7.5, confidence=0.9)),
     ]
     named, first_answer = card_latencies(events, plays)
     assert [round(v, 2) for v in named] == [0.5, 1.5, 1.5]  # South's JC never named

@@ -97,7 +97,7 @@ class Driver:
             x, y = widget.to_window(*widget.center)
         assert not widget.disabled, f"{text or card!r} is disabled"
         self.last_tap, self.last_at = time.monotonic(), (x, y)
-        self.tap_flips = self.app._flips
+        self.tap_flips = self.app.frames_drawn
         touch = UnitTestTouch(x, y)
         touch.touch_down()
         touch.touch_up()
@@ -155,7 +155,7 @@ class Driver:
         # nothing more to draw draws no frame, hence the ceiling
         since = time.monotonic()
         yield 0.15
-        while self.app._flips < self.tap_flips + 2 and time.monotonic() < since + 0.6:
+        while self.app.frames_drawn < self.tap_flips + 2 and time.monotonic() < since + 0.6:
             yield 0.05
         target = self.shots / f"{self.prefix}{name}.png"
         saved = Window.screenshot(str(target))
@@ -203,7 +203,7 @@ def demo_frame() -> Any:
 
 def tap_at(d: Driver, x: float, y: float) -> None:
     """A tap on a place rather than a button (a corner of the mat, a text field)."""
-    d.last_tap, d.last_at, d.tap_flips = time.monotonic(), (x, y), d.app._flips
+    d.last_tap, d.last_at, d.tap_flips = time.monotonic(), (x, y), d.app.frames_drawn
     touch = UnitTestTouch(x, y)
     touch.touch_down()
     touch.touch_up()

@@ -3,16 +3,21 @@ for the shipped 32-pixel design and for the 64-pixel one with a stem."""
 
 from __future__ import annotations
 
+import importlib.util
+
 import numpy as np
 import pytest
 
 from kiosk.vision.cards.index_classifier import DEFAULT_CLASSIFIER
 
-torch = pytest.importorskip("torch")
-ort = pytest.importorskip("onnxruntime")
+#: torch is imported by the tests that run, not at collection (every worker collects)
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("torch") is None,
+                                reason="needs torch (make setup-dev)")
 
 
 def _onnx_logits(model_bytes: bytes, patches: np.ndarray) -> np.ndarray:
+    import onnxruntime as ort
+
     session = ort.InferenceSession(model_bytes, providers=["CPUExecutionProvider"])
     blob = np.ascontiguousarray(patches[..., ::-1].transpose(0, 3, 1, 2)).astype(np.float32)
     return np.asarray(session.run(["logits"], {"patches": blob / 255})[0])
@@ -20,6 +25,8 @@ def _onnx_logits(model_bytes: bytes, patches: np.ndarray) -> np.ndarray:
 
 @pytest.mark.parametrize("stem, side", [(False, 32), (True, 64)])
 def test_an_export_read_back_computes_the_same(stem: bool, side: int) -> None:
+    import torch
+
     from kiosk.vision.decks.naming_network import (
         build_network,
         export_bytes,
@@ -41,6 +48,8 @@ def test_an_export_read_back_computes_the_same(stem: bool, side: int) -> None:
 
 
 def test_the_shipped_classifier_loads_into_torch_as_it_reads() -> None:
+    import torch
+
     from kiosk.vision.decks.naming_network import network_from_export, to_tensor
 
     data = DEFAULT_CLASSIFIER.read_bytes()
@@ -56,6 +65,7 @@ def test_a_stem_grown_in_front_of_a_32_pixel_network_starts_where_it_stands() ->
     """The 64-pixel design warm-started from the 32-pixel one (``grow_stem``) gives
     nearly the logits the 32-pixel network gives the same picture at half the side."""
     import cv2
+    import torch
 
     from kiosk.vision.decks.naming_network import build_network, grow_stem, to_tensor
 

@@ -4,7 +4,6 @@ carried in the profile, read with ONNX Runtime, and never kept when it reads wor
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import io
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -13,24 +12,17 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets import cards_art
 from kiosk.cli import main
 from kiosk.vision.cards.detector import Detector, ModelError
 from kiosk.vision.decks.deck_profile import INDEX, DeckProfile, Head, ProfileError
 from kiosk.vision.decks.enrolment import LabelledPhoto, read_layout
+from tests.vision.marks import needs_deck_and_torch
 
 DECK = "kde-standard"
 #: few steps: the tests check what is learnt and kept, not how well (the bench does)
 QUICK = {"steps": 8, "deck_batch": 24, "replay_batch": 8}
 
-pytestmark = [
-    pytest.mark.skipif(
-        DECK not in cards_art.held_out_decks() or not cards_art.card_art_installed(),
-        reason="card art (kdegames-card-data-kf5, rsvg-convert) not installed"),
-    # torch is imported by the tests that run, not at collection (every worker collects)
-    pytest.mark.skipif(importlib.util.find_spec("torch") is None,
-                       reason="needs torch (make setup-dev)"),
-]
+pytestmark = needs_deck_and_torch(DECK)
 
 
 @pytest.fixture(scope="module")

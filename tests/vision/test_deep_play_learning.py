@@ -11,7 +11,6 @@ check what is learnt, kept and adopted, not how well (scripts/bench_play_learnin
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Any
 
 import numpy as np
@@ -19,25 +18,18 @@ import pytest
 
 import kiosk.vision.decks.deep_enrolment as deep_enrolment
 import kiosk.vision.decks.play_learning as play_learning
-from datasets import cards_art
 from kiosk.vision.cards.index_classifier import DEFAULT_CLASSIFIER, IndexClassifier
 from kiosk.vision.decks.deck_profile import INDEX, SUIT, DeckProfile, file_digest
 from kiosk.vision.decks.deep_enrolment import DeepSettings
 from kiosk.vision.decks.play_learning import PlayLearning, origin_of
+from tests.vision.marks import needs_deck_and_torch
 
 DECK = "kde-standard"
 #: a few steps on one thread: seconds
 FEW = DeepSettings(steps=3, deck_batch=16, replay_batch=8, threads=1)
 SEAT_OF_SUIT = {"C": "N", "D": "E", "H": "S", "S": "W"}
 
-pytestmark = [
-    pytest.mark.skipif(
-        DECK not in cards_art.held_out_decks() or not cards_art.card_art_installed(),
-        reason="card art (kdegames-card-data-kf5, rsvg-convert) not installed"),
-    # torch is imported by the tests that run, not at collection (every worker collects)
-    pytest.mark.skipif(importlib.util.find_spec("torch") is None,
-                       reason="needs torch (make setup-dev)"),
-]
+pytestmark = needs_deck_and_torch(DECK)
 
 
 @pytest.fixture(scope="module")

@@ -26,6 +26,7 @@ from kiosk.app.words import (
     suit_name,
 )
 from kiosk.table.phases import Phase
+from kiosk.table.referee import HandPhase
 from kiosk.table.session import TableSession
 
 Write = Callable[[str], None]
@@ -79,7 +80,7 @@ class Narrator:
                                       f"({view.turn_up}).")
         for i, bid in enumerate(hand.bids):
             self._say(("bid", n, i), f"  Bid: {bid_words(bid)}")
-        if view.trump and view.maker and view.phase != "bidding":
+        if view.trump and view.maker and view.phase is not HandPhase.BIDDING:
             alone = ", alone" if view.alone else ""
             self._say(("trump", n), f"  Trump is {suit_name(view.trump)}: "
                                     f"{seat_name(view.maker)} made it{alone}.")

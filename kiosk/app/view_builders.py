@@ -84,7 +84,7 @@ def _turn_up_note(p: TablePresenter) -> str:
     assert hand is not None
     if hand.turn_up and hand.turn_up_source == "camera" and not hand.bids:
         return words.camera_turn_up_words(hand.turn_up)
-    doubt = kitty_doubt(hand.kitty_seen, hand.bids) if hand.kitty_seen else None
+    doubt = kitty_doubt(hand.kitty_seen, hand.bids) if hand.kitty_seen is not None else None
     return words.kitty_doubt_words(doubt, hand.dealer) if doubt else ""
 
 

@@ -124,7 +124,8 @@ def kitty_doubt_words(doubt: KittyDoubt, dealer: Seat) -> str:
     """What the camera saw of the turn-up, against the bids tapped, as a question with
     what to do (short: it shares the live screen's notice box).
 
-    >>> kitty_doubt_words(KittyDoubt(seen="taken"), Seat.N)
+    >>> from kiosk.vision.events import KittyChange
+    >>> kitty_doubt_words(KittyDoubt(seen=KittyChange.TAKEN), Seat.N)
     'The camera saw North pick up the turn-up. Was it ordered up? If so, tap Undo.'
     """
     return (f"The camera saw {seat_name(dealer)} pick up the turn-up. Was it ordered up? "

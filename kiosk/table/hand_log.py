@@ -11,6 +11,7 @@ from kiosk.rules.bidding import Bid
 from kiosk.rules.cards import Card, Seat
 from kiosk.rules.record import SeatCard
 from kiosk.table import referee
+from kiosk.vision.events import KittyChange
 
 
 @dataclass
@@ -21,8 +22,8 @@ class HandLog:
     dealer: Seat
     turn_up: Card | None = None
     turn_up_source: str = ""  #: 'camera' when the camera read it, else who tapped it
-    #: what the camera saw become of the turn-up: 'taken', 'turned_down' ('' not seen)
-    kitty_seen: str = ""
+    #: what the camera saw become of the turn-up: taken, turned down (None: not seen)
+    kitty_seen: KittyChange | None = None
     bids: list[Bid] = field(default_factory=list)
     plays: list[SeatCard] = field(default_factory=list)  # in play order
     pending: dict[Seat, Card] = field(default_factory=dict)  # seen before that seat's turn

@@ -13,6 +13,7 @@ from kiosk.rules.cards import Card, Seat
 from kiosk.table import fixing, referee
 from kiosk.table.hand_log import HandLog, Notice, NoticeAbout, Suggestion
 from kiosk.table.phases import Phase
+from kiosk.table.referee import HandPhase
 from kiosk.vision.events import (
     CardPlayed,
     CardReread,
@@ -93,7 +94,7 @@ class CameraIntake:
         if card is None or not card.is_euchre:
             self._notice(NoticeAbout.UNNAMED, seat, seq)
             return
-        if view.phase == "bidding":
+        if view.phase is HandPhase.BIDDING:
             if not hand.bids and hand.turn_up is None and seat == hand.dealer:
                 # Before any bid, a card at the dealer's place is the turn-up.
                 hand.turn_up = card
@@ -183,14 +184,14 @@ class CameraIntake:
         if card is None or not card.is_euchre:
             return
         if event.change == KittyChange.SHOWN:
-            if (hand.view.phase == "bidding" and not hand.bids
+            if (hand.view.phase is HandPhase.BIDDING and not hand.bids
                     and hand.turn_up_source in ("", "camera") and hand.turn_up != card):
                 hand.turn_up, hand.turn_up_source = card, "camera"
                 self._table.rebuild_hand()
                 self._table.undoable.append((seq, "turn_up"))
             return
         if hand.turn_up in (None, card):
-            hand.kitty_seen = str(event.change)
+            hand.kitty_seen = event.change
 
     def _apply_reread(self, event: CardReread, seq: int) -> None:
         """The camera now reads a card of an earlier trick as another card (its name was

@@ -90,6 +90,14 @@ class BidBar(StrEnum):
     NOT_POSSIBLE = "not_possible"
 
 
+class HandPhase(StrEnum):
+    """Where one hand stands: bidding, cards being played, or over."""
+
+    BIDDING = "bidding"
+    PLAYING = "playing"
+    OVER = "over"
+
+
 class BidHint(StrEnum):
     """A reminder for the bidder on turn that the camera cannot check."""
 
@@ -122,7 +130,7 @@ class HandView:
 
     dealer: Seat
     turn_up: Card | None
-    phase: str  # 'bidding', 'playing', 'over'
+    phase: HandPhase
     bidding_round: int = 1
     to_bid: Seat | None = None
     trump: Suit | None = None
@@ -245,7 +253,8 @@ def replay(profile: str, dealer: Seat, turn_up: Card | None, bids: Sequence[Bid]
     """Rebuild one hand from what was seen, through the rules engine."""
     rules = _profile(profile)
     if turn_up is None:
-        return HandView(dealer=dealer, turn_up=None, phase="bidding", to_bid=dealer.left)
+        return HandView(dealer=dealer, turn_up=None, phase=HandPhase.BIDDING,
+                        to_bid=dealer.left)
     state = HandState(rules, dealer, turn_up)
     problem: Refusal | None = None
     for bid in bids:
@@ -254,7 +263,7 @@ def replay(profile: str, dealer: Seat, turn_up: Card | None, bids: Sequence[Bid]
         except (IllegalBidError, ValueError) as refused:  # recorded under other rules
             problem = Refusal.of(refused)
     if state.contract is None and not state.is_over:
-        return HandView(dealer=dealer, turn_up=turn_up, phase="bidding",
+        return HandView(dealer=dealer, turn_up=turn_up, phase=HandPhase.BIDDING,
                         bidding_round=state.auction.round, to_bid=state.turn,
                         hint=_bid_hint(rules, state), state=state, problem=problem)
     for seat, card in plays:
@@ -290,7 +299,8 @@ def _view(rules: RuleProfile, dealer: Seat, turn_up: Card, state: HandState,
                                                         if state.current else ()),
     ).to_json()
     return HandView(
-        dealer=dealer, turn_up=turn_up, phase="over" if state.is_over else "playing",
+        dealer=dealer, turn_up=turn_up,
+        phase=HandPhase.OVER if state.is_over else HandPhase.PLAYING,
         bidding_round=state.auction.round,
         trump=None if contract is None else contract.trump,
         maker=None if contract is None else contract.maker,
@@ -334,7 +344,7 @@ def _bid_hint(rules: RuleProfile, state: HandState) -> BidHint | None:
 def bid_options(profile: str, view: HandView) -> list[BidOption]:
     """Every bid the seat on turn could tap, each allowed or barred (and why)."""
     state = view.state
-    if state is None or state.auction.turn is None or view.phase != "bidding":
+    if state is None or state.auction.turn is None or view.phase is not HandPhase.BIDDING:
         return []
     seat = state.auction.turn
     if state.auction.round == 1:

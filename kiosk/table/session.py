@@ -72,6 +72,7 @@ from kiosk.table.journal import Entry, Journal
 from kiosk.table.markers import MarkerBook
 from kiosk.table.outbox import Outbox
 from kiosk.table.phases import Phase
+from kiosk.table.referee import HandPhase
 from kiosk.table.setup import TableSetup, TableSetupError
 from kiosk.table.standing import SIDES
 from kiosk.vision.brief import HandBrief
@@ -162,7 +163,7 @@ class TableSession:
     def current_points(self) -> dict[str, int] | None:
         """The current hand's points once they are settled (None before)."""
         hand = self.hand
-        if hand is None or hand.view is None or hand.view.phase == "bidding":
+        if hand is None or hand.view is None or hand.view.phase is HandPhase.BIDDING:
             return None
         return referee.settle(hand.view, hand.renege_choice).points
 
@@ -217,7 +218,8 @@ class TableSession:
     def can_fix_cards(self) -> bool:
         """The hand has cards the players may fix or add (trump is made)."""
         hand = self.hand
-        return hand is not None and hand.view is not None and hand.view.phase != "bidding"
+        view = hand.view if hand is not None else None
+        return view is not None and view.phase is not HandPhase.BIDDING
 
     def can_tap_cards(self) -> bool:
         """The players may tap a card in at its seat now: the hand is being played."""

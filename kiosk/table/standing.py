@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from kiosk.rules.cards import Team
 from kiosk.table import referee
 from kiosk.table.phases import Phase
+from kiosk.table.referee import HandPhase
 from kiosk.table.turn_up import ordered_by
 from kiosk.vision.brief import HandBrief
 
@@ -29,7 +30,7 @@ def phase_of(table: TableSession) -> Phase:
         return Phase.READY
     view = table.hand.view
     assert view is not None
-    if view.phase == "bidding":
+    if view.phase is HandPhase.BIDDING:
         return Phase.BIDDING
     settled = referee.settle(view, table.hand.renege_choice)
     if settled.needs_players:
@@ -47,7 +48,7 @@ def hand_brief(table: TableSession) -> HandBrief:
     if hand is None:
         return HandBrief()
     view = hand.view
-    playing = view is not None and view.phase != "bidding"
+    playing = view is not None and view.phase is not HandPhase.BIDDING
     return HandBrief(
         hand=hand.number, dealer=hand.dealer,
         leader=view.to_play if playing and view and table.phase == Phase.PLAYING else None,

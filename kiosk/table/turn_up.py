@@ -14,12 +14,13 @@ presenter says it in words.
 
 >>> from kiosk.rules.bidding import Bid, Call
 >>> from kiosk.rules.cards import Seat
+>>> from kiosk.vision.events import KittyChange
 >>> bids = [Bid(Seat.parse(s), Call.PASS) for s in "ESWN"]
->>> kitty_doubt("taken", bids)
-KittyDoubt(seen='taken')
->>> kitty_doubt("turned_down", bids) is None, kitty_doubt("taken", bids[:2]) is None
-(True, True)
->>> kitty_doubt("turned_down", [Bid(Seat.E, Call.ORDER)]) is None
+>>> kitty_doubt(KittyChange.TAKEN, bids)
+KittyDoubt(seen=<KittyChange.TAKEN: 'taken'>)
+>>> kitty_doubt(KittyChange.TURNED_DOWN, bids), kitty_doubt(KittyChange.TAKEN, bids[:2])
+(None, None)
+>>> kitty_doubt(KittyChange.TURNED_DOWN, [Bid(Seat.E, Call.ORDER)]) is None
 True
 """
 
@@ -30,9 +31,7 @@ from dataclasses import dataclass
 
 from kiosk.rules.bidding import Bid, Call
 from kiosk.rules.cards import Seat
-
-#: what the camera saw happen to the turn-up (``KittySeen.change``)
-TAKEN = "taken"
+from kiosk.vision.events import KittyChange
 
 
 @dataclass(frozen=True)
@@ -40,7 +39,7 @@ class KittyDoubt:
     """The camera's sight of the turn-up (``seen``) disagrees with the bids: the camera saw
     the dealer pick it up, the bids say all four passed it."""
 
-    seen: str
+    seen: KittyChange
 
 
 def ordered_by(bids: Sequence[Bid]) -> Seat | None:
@@ -53,10 +52,10 @@ def all_passed_it(bids: Sequence[Bid]) -> bool:
     return len(bids) >= 4 and all(b.call is Call.PASS for b in bids[:4])
 
 
-def kitty_doubt(seen: str, bids: Sequence[Bid]) -> KittyDoubt | None:
+def kitty_doubt(seen: KittyChange, bids: Sequence[Bid]) -> KittyDoubt | None:
     """The disagreement between what the camera saw of the turn-up and the bids, if any.
     Bids still being tapped disagree with nothing yet (the camera may see the dealer's
     hand before the players tap)."""
-    if seen == TAKEN and all_passed_it(bids):
+    if seen is KittyChange.TAKEN and all_passed_it(bids):
         return KittyDoubt(seen=seen)
     return None

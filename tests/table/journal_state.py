@@ -123,7 +123,7 @@ def state_of(session: TableSession) -> dict[str, Any]:
         "renege_options": _renege_options(session),
         "last_fix": session.last_fix(),
         "hand": None if hand is None else {
-            "turn_up_source": hand.turn_up_source, "kitty_seen": hand.kitty_seen,
+            "turn_up_source": hand.turn_up_source, "kitty_seen": hand.kitty_seen or "",
             "cleared": hand.cleared, "changed_at": hand.changed_at,
             "fixed": hand.fixed, "held_back": hand.held_back,
             "suggestion": None if hand.suggestion is None else [

@@ -96,7 +96,7 @@ def test_a_turn_up_seen_turned_down_questions_no_order(new_session: Opener) -> N
     order = next(b.index for b in p.bidding_view().buttons if b.label == "Order it up")
     assert p.tap_bid(order)  # East orders it up
     s.feed(kitty(KittyChange.TURNED_DOWN, t=6.0))
-    assert s.hand is not None and s.hand.kitty_seen == "turned_down"  # kept, as seen
+    assert s.hand is not None and s.hand.kitty_seen is KittyChange.TURNED_DOWN  # kept, as seen
     assert not p.live_view().notices
     assert s.hand_brief().kept_by is Seat.N
 
@@ -127,7 +127,7 @@ def test_what_the_camera_saw_survives_a_restart(new_session: Opener) -> None:
     again = new_session()
     assert again.hand is not None
     assert (again.hand.turn_up, again.hand.turn_up_source, again.hand.kitty_seen) == (
-        Card.parse("9H"), "camera", "turned_down")
+        Card.parse("9H"), "camera", KittyChange.TURNED_DOWN)
 
 
 class DealRecorder:

@@ -34,7 +34,7 @@ from kiosk.app.views import (
 from kiosk.app.words import SIDE_NAMES, clock_text, plain
 from kiosk.rules.cards import Card, Seat
 from kiosk.table import referee
-from kiosk.table.intents import IntentRefused, tapped_card
+from kiosk.table.intents import IntentRefused, tapped_card, tapped_seat
 from kiosk.table.phases import Phase
 from kiosk.table.session import TableSession
 from kiosk.table.setup import TableSetup, default_setup
@@ -424,7 +424,7 @@ class TablePresenter(DirectorLink):
         self._changed()
 
     def select_slot(self, trick: int, seat: Seat | str) -> None:
-        self.selected = (trick, seat if isinstance(seat, Seat) else Seat.parse(seat))
+        self.selected = (trick, tapped_seat(seat))
         self.pending_fix = None
         self.message = ""
         self._changed()

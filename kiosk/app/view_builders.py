@@ -67,7 +67,7 @@ def bidding_view(p: TablePresenter) -> BiddingView:
         title = f"{to_bid} to bid"
     return BiddingView(
         title=title, dealer=f"{seat_name(hand.dealer)} dealt",
-        turn_up=None if view.turn_up is None else str(view.turn_up),
+        turn_up=_code(view.turn_up),
         turn_up_words=card_words(view.turn_up) if view.turn_up else "not seen yet",
         round=view.bidding_round, buttons=buttons, history=history, explain=explain,
         hint=hint, teams=p.teams(), scores=session.scores,
@@ -139,7 +139,7 @@ def live_view(p: TablePresenter) -> LiveView:
 
 
 def _seat_view(seat: Seat, card: Card | None, view: referee.HandView) -> SeatView:
-    return SeatView(seat=str(seat), name=seat.words, card=None if card is None else str(card),
+    return SeatView(seat=str(seat), name=seat.words, card=_code(card),
                     on_turn=view.to_play is seat, sitting_out=view.sitting_out is seat)
 
 
@@ -202,8 +202,7 @@ def renege_view(p: TablePresenter) -> RenegeView:
     if p.pending_renege is not None and p.pending_renege < len(options):
         confirm = options[p.pending_renege].label
     return RenegeView(headline=f"Renege: {who} did not follow suit", story=tuple(story),
-                      failed_card=None if r.failed_card is None else str(r.failed_card),
-                      proof_card=None if r.proof_card is None else str(r.proof_card),
+                      failed_card=_code(r.failed_card), proof_card=_code(r.proof_card),
                       trick=r.trick,
                       proven_at=r.proven_at, frames=frames, options=options,
                       director_called=hand.director_called, chooser=chooser,
@@ -258,6 +257,7 @@ def correction_view(p: TablePresenter) -> CorrectionView:
 
 
 def _code(card: Card | None) -> str | None:
+    """A card as the screens' views carry it (its code), or None."""
     return None if card is None else str(card)
 
 

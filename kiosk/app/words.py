@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import TypeVar
 
 from kiosk.rules.bidding import Bid, BidFault, Call
 from kiosk.rules.cards import Card, Seat, Suit, Team
@@ -26,6 +27,8 @@ from kiosk.table.referee import BidBar, BidHint, BidOption, Refusal
 from kiosk.table.setup import MOST_MINUTES, MOST_POINTS, SetupFault
 from kiosk.table.turn_up import KittyDoubt
 from kiosk.vision import wording
+
+_Fact = TypeVar("_Fact")
 
 SUIT_NAMES = {str(suit): suit.name.lower() for suit in Suit}  # as Card.words says them
 SIDE_NAMES = {"NS": "North-South", "EW": "East-West"}
@@ -44,11 +47,10 @@ card_words = wording.card_words
 
 
 def seat_name(seat: Seat | str | None) -> str:
-    """A seat by name ('E' -> 'East', from `Seat.words`); what is no seat as it is."""
-    if isinstance(seat, Seat):
-        return seat.words
+    """A seat by name ('E' -> 'East', as kiosk.vision.wording says it); what is no seat as
+    it is."""
     try:
-        return Seat.parse(str(seat)).words
+        return wording.seat_words(seat) if seat is not None else str(seat)
     except ValueError:
         return str(seat)
 
@@ -498,9 +500,9 @@ def notice_words(notice: Notice) -> str:
     return _NOTICE_WORDS[notice.about](notice)
 
 
-def _need(value: Seat | Card | str | int | None) -> str:
+def _need(value: _Fact | None) -> _Fact:
     assert value is not None, "a notice lacks a fact its words need"
-    return str(value)
+    return value
 
 
 def _refused(notice: Notice) -> str:
@@ -517,7 +519,7 @@ _NOTICE_WORDS: dict[NoticeAbout, Callable[[Notice], str]] = {
                                                          _need(n.other)),
     NoticeAbout.BEFORE_LEAD: lambda n: wording.before_the_lead(_need(n.seat), _need(n.leader)),
     NoticeAbout.REREAD_REFUSED: lambda n: wording.reread_refused(
-        _need(n.seat), int(_need(n.trick)), _need(n.card), _refused(n)),
+        _need(n.seat), _need(n.trick), _need(n.card), _refused(n)),
 }
 
 

@@ -114,7 +114,8 @@ def choose_detector(video: str | Path | None, wanted: str = "auto",
                                       sample_read=score)
             set_aside = ModelSetAside(read=score)
         elif wanted == "model":
-            raise ValueError(f"cannot load the card detector: {set_aside and set_aside.error}")
+            why = set_aside.error if set_aside is not None else ""
+            raise ValueError(f"cannot load the card detector: {why}")
     if fallback is not None and wanted != "none":
         chosen = fallback(video, wanted, set_aside)
         if chosen is not None:
